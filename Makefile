@@ -1,0 +1,36 @@
+# Two commands do everything: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+EXTRAS ?= all
+
+.PHONY: demo test venv lint types unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+venv: $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML
+
+demo: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	$(BIN)/python -m memdir.demo
+
+lint: venv
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
+
+types: venv
+	$(BIN)/mypy
+
+unit: venv
+	$(BIN)/pytest
+
+test: lint types unit
+
+bench: venv
+	$(BIN)/python bench/recall_scale.py
+
+clean:
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache

@@ -1,0 +1,155 @@
+"""Resolving one project's memory configuration from env vars, settings files and explicit options.
+
+Claude Code's server-side feature gates become memdir settings with documented defaults (SPEC
+Part A 2). They are read here, once, into a frozen :class:`MemoryConfig` that the rest of memdir
+receives, so no other module reads the environment or settings files on its own.
+
+memdir's own settings keys live in a ``"memdir"`` object inside the usual settings files
+(``~/.claude/settings.json``, ``.claude/settings.json``, ``.claude/settings.local.json``, managed
+settings), so that one file configures both Claude Code and memdir.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from memdir.errors import ConfigError
+from memdir.paths import (
+    auto_mem_path,
+    auto_memory_disabled_reason,
+    config_home,
+    is_auto_memory_enabled,
+    project_root,
+    projects_dir,
+    sanitize_path,
+    team_mem_path,
+)
+from memdir.prompt import extra_guidelines_from_env
+from memdir.settings import Settings, load_settings
+from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
+from memdir.store.scan import MAX_MEMORY_FILES
+
+__all__ = ["MemoryConfig", "SETTINGS_KEYS", "open_memory_dir", "resolve_config", "team_secret_guard"]
+
+# memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
+SETTINGS_KEYS: Mapping[str, object] = {
+    "scanCap": MAX_MEMORY_FILES,  # memories recall and extraction consider; null = all
+    "skipIndex": False,  # true: no MEMORY.md in context, and the prompt drops the index step
+    "searchPastContext": True,  # the "Searching past context" prompt section
+    "teamMemory": None,  # true/false forces team memory; null: on when a team server is configured
+    "teamServer": None,  # team sync base URL
+    "model": None,  # model spec for the LLM selector and background agents
+    "selector": "auto",  # auto | offline | llm
+    "extractEveryTurns": 1,  # run background extraction every N eligible turns
+}
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """Everything memdir needs to know about one project's memory, resolved once."""
+
+    project_root: str
+    memory_dir: str  # with exactly one trailing separator
+    config_home: str
+    transcripts_dir: str  # <configHome>/projects/<sanitizePath(project root)>/
+    enabled: bool
+    disabled_reason: str | None
+    team_enabled: bool
+    skip_index: bool
+    search_past_context: bool
+    scan_cap: int | None
+    extra_guidelines: tuple[str, ...]
+    settings: Settings
+    explicit_dir: bool = False  # the directory was given by the caller, not resolved
+
+    @property
+    def team_dir(self) -> str:
+        return team_mem_path(self.memory_dir)
+
+    def setting(self, key: str) -> object:
+        """A memdir settings key, with its documented default."""
+        return self.settings.memdir(key, SETTINGS_KEYS.get(key))
+
+
+def _scan_cap(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"settings key memdir.scanCap must be a positive integer or null, not {value!r}")
+    return value
+
+
+def _flag(settings: Settings, key: str) -> bool:
+    value = settings.memdir(key, SETTINGS_KEYS[key])
+    if not isinstance(value, bool):
+        raise ConfigError(f"settings key memdir.{key} must be true or false, not {value!r}")
+    return value
+
+
+def _team_enabled(settings: Settings, env: Mapping[str, str], enabled: bool) -> bool:
+    forced = settings.memdir("teamMemory", None)
+    if forced is not None and not isinstance(forced, bool):
+        raise ConfigError(f"settings key memdir.teamMemory must be true, false or null, not {forced!r}")
+    if not enabled:
+        return False
+    if forced is not None:
+        return forced
+    server = env.get("MEMDIR_TEAM_SERVER") or env.get("TEAM_MEMORY_SYNC_URL") or settings.memdir("teamServer", None)
+    return bool(server)
+
+
+def resolve_config(
+    project: str | None = None,
+    *,
+    memory_dir: str | None = None,
+    env: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
+) -> MemoryConfig:
+    """Resolve a project's memory configuration.
+
+    ``memory_dir`` skips the resolution chain (an application keeping its own directory);
+    otherwise the directory is Claude Code's, so both tools share it.
+    """
+    environ: Mapping[str, str] = os.environ if env is None else env
+    root = project_root(project)
+    loaded = settings if settings is not None else load_settings(root, env=environ)
+    enabled = is_auto_memory_enabled(loaded, env=environ)
+    if memory_dir is not None:
+        directory = unicodedata.normalize("NFC", os.path.abspath(os.path.expanduser(memory_dir))).rstrip(os.sep)
+        directory += os.sep
+    else:
+        directory = auto_mem_path(root, settings=loaded, env=environ)
+    return MemoryConfig(
+        project_root=root,
+        memory_dir=directory,
+        config_home=config_home(environ),
+        transcripts_dir=os.path.join(projects_dir(environ), sanitize_path(root)) + os.sep,
+        enabled=enabled,
+        disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, env=environ),
+        team_enabled=_team_enabled(loaded, environ, enabled),
+        skip_index=_flag(loaded, "skipIndex"),
+        search_past_context=_flag(loaded, "searchPastContext"),
+        scan_cap=_scan_cap(loaded.memdir("scanCap", SETTINGS_KEYS["scanCap"])),
+        extra_guidelines=extra_guidelines_from_env(environ),
+        settings=loaded,
+        explicit_dir=memory_dir is not None,
+    )
+
+
+def team_secret_guard(rel: str, content: str) -> None:
+    """Refuse a write into ``team/`` whose content the secret scanner flags (SPEC §9.9)."""
+    if rel.split("/", 1)[0] != TEAM_DIRNAME:
+        return
+    from memdir.team.secrets import check_team_write
+
+    check_team_write(content, path=rel)
+
+
+def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
+    """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
+    return MemoryDir(
+        config.memory_dir, lock_timeout=lock_timeout, scan_cap=config.scan_cap, write_guards=(team_secret_guard,)
+    )

@@ -1,0 +1,140 @@
+"""The memory section of an agent's system prompt, and the index delivered as user context.
+
+The system-prompt section tells the model how memory works (SPEC §5.2) and never contains the
+index itself; the index reaches the model separately as the AutoMem block of the user context
+(§10.3), truncated to 200 lines / 25,000 characters (§3.2). Keeping the two apart lets the
+section stay byte-stable for the prompt cache while the index changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memdir.model.index import truncate_entrypoint_content
+from memdir.model.markdown import strip_block_html_comments
+from memdir.model.memory import parse_frontmatter
+from memdir.templates import render_template
+
+__all__ = [
+    "AUTO_MEM_DESCRIPTION",
+    "EXTRA_GUIDELINES_ENV",
+    "TEAM_MEM_DESCRIPTION",
+    "PromptConfig",
+    "build_memory_lines",
+    "build_memory_prompt",
+    "extra_guidelines_from_env",
+    "memory_index_block",
+    "render_user_context",
+]
+
+EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
+AUTO_MEM_DESCRIPTION = " (user's auto-memory, persists across conversations)"
+TEAM_MEM_DESCRIPTION = " (shared team memory, synced across the organization)"
+
+
+@dataclass(frozen=True)
+class PromptConfig:
+    """Everything the memory section depends on; equal configs give byte-identical sections."""
+
+    memory_dir: str  # with a trailing separator
+    team_dir: str | None = None  # set when team memory is on: selects the combined variant
+    display_name: str = "auto memory"
+    extra_guidelines: tuple[str, ...] = ()
+    skip_index: bool = False
+    search_past_context: bool = True
+    transcripts_dir: str | None = None  # <configHome>/projects/<sanitized cwd>/
+    shell_search: bool = False  # describe searches as grep commands instead of Grep tool calls
+
+
+def extra_guidelines_from_env(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The operator's extra guideline block, when the env var holds non-blank text."""
+    value = (os.environ if env is None else env).get(EXTRA_GUIDELINES_ENV, "")
+    return (value,) if value.strip() else ()
+
+
+def _search_hint(directory: str, glob: str, shell: bool) -> str:
+    if shell:
+        return f'`grep -rn "<search term>" {directory} --include="{glob}"`'
+    return f'use the Grep tool with pattern "<search term>", path `{directory}` and glob `{glob}`'
+
+
+def _searching_section(cfg: PromptConfig) -> str:
+    transcripts = cfg.transcripts_dir or "the session transcripts directory"
+    return render_template(
+        "searching",
+        memorySearch=_search_hint(cfg.memory_dir, "*.md", cfg.shell_search),
+        transcriptSearch=_search_hint(transcripts, "*.jsonl", cfg.shell_search),
+    )
+
+
+def build_memory_lines(cfg: PromptConfig) -> list[str]:
+    """The section as a list of blocks, in the order of SPEC §5.2."""
+    team = cfg.team_dir is not None
+    variables = {"memoryDir": cfg.memory_dir, "teamDir": cfg.team_dir or ""}
+    title = "# Memory" if team and cfg.display_name == "auto memory" else f"# {cfg.display_name}"
+    blocks = [title, render_template("intro_combined" if team else "intro", **variables)]
+    if team:
+        blocks.append(render_template("scope_combined", **variables))
+    blocks.append(render_template("types_combined" if team else "types_individual"))
+    team_bullet = (
+        "\n- API keys, passwords, tokens or any other credential, in team memory above all:"
+        " team memory is shared with every collaborator."
+        if team
+        else ""
+    )
+    blocks.append(render_template("what_not_to_save", teamBullet=team_bullet))
+    if cfg.skip_index:
+        blocks.append(render_template("how_to_save_skip_index"))
+    else:
+        blocks.append(render_template("how_to_save_combined" if team else "how_to_save", **variables))
+    blocks.append(render_template("when_to_access_combined" if team else "when_to_access"))
+    blocks.append(render_template("before_recommending"))
+    blocks.append(render_template("persistence"))
+    blocks.extend(cfg.extra_guidelines)
+    if cfg.search_past_context:
+        blocks.append(_searching_section(cfg))
+    return blocks
+
+
+def build_memory_prompt(cfg: PromptConfig) -> str:
+    return "\n\n".join(build_memory_lines(cfg)) + "\n"
+
+
+def memory_index_block(index_path: str, raw: str, *, team: bool = False) -> str | None:
+    """The user-context block for one ``MEMORY.md``: frontmatter and block comments dropped,
+    truncated as §3.2, or None when nothing is left to show."""
+    _, content = parse_frontmatter(raw)
+    content = strip_block_html_comments(content)
+    if not content.strip():
+        return None
+    truncated = truncate_entrypoint_content(content).content
+    if team:
+        truncated = f'<team-memory-content source="shared">\n{truncated}\n</team-memory-content>'
+        description = TEAM_MEM_DESCRIPTION
+    else:
+        description = AUTO_MEM_DESCRIPTION
+    return f"Contents of {index_path}{description}:\n\n{truncated}"
+
+
+_CONTEXT_PREFIX = (
+    "The instructions below come from the codebase and from the user. Follow them: they take precedence "
+    "over your default behaviour."
+)
+_CONTEXT_SUFFIX = (
+    "This context may or may not matter for the task at hand. Use it where it applies and do not "
+    "mention it otherwise."
+)
+
+
+def render_user_context(blocks: Sequence[str]) -> str | None:
+    """Wrap instruction and index blocks as the meta user message that carries them to the model."""
+    if not blocks:
+        return None
+    body = _CONTEXT_PREFIX + "\n\n" + "\n\n".join(blocks)
+    return (
+        "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n"
+        f"# claudeMd\n{body}\n\n{_CONTEXT_SUFFIX}\n</system-reminder>"
+    )
+

@@ -1,0 +1,157 @@
+"""Offline lexical ranking: BM25 over a memory's name, description, type and the start of its body.
+
+This is what every user gets without a model, so it runs in well under a millisecond per
+hundred memories and keeps its per-document work in a cache keyed by (path, mtime, size): a
+warm query touches only the postings of its own terms.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memdir.store.scan import MemoryHeader
+
+__all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "LexicalIndex", "stem", "tokenize"]
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers herself him himself his how i if in into is it its itself just me more most my myself no
+    nor not now of off on once only or other our ours ourselves out over own same she should so some such than
+    that the their theirs them themselves then there these they this those through to too under until up very
+    was we were what when where which while who whom why will with would you your yours yourself yourselves
+    s t don shall may might must also ok okay please tell know let get got us one""".split()
+)
+
+# Name and description are written to be matched against ("specific enough to judge relevance"),
+# so they weigh more than body text, which is longer and noisier.
+FIELD_WEIGHTS: Mapping[str, float] = {"name": 2.5, "description": 3.0, "type": 0.5, "body": 1.0}
+_BODY_CHARS = 1500
+_K1 = 1.2
+_B = 0.75
+
+_SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "ingly", "ments", "ement", "ation",
+             "ness", "ment", "ings", "able", "ible", "ies", "ing", "ers", "est", "ied", "ed", "es", "er", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to match "tests"/"testing"/"tested" without a stemming library."""
+    if len(word) <= 3 or not word.isascii():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix == "ies":
+                return base + "y"
+            if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]
+            return base
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased, stop words dropped, stemmed terms; camelCase and snake_case are split."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    return [stem(word) for word in (w.lower() for w in _WORD.findall(spaced)) if word not in STOP_WORDS]
+
+
+@dataclass(frozen=True)
+class _Doc:
+    key: tuple[float, int]
+    terms: Mapping[str, float]  # field-weighted term frequency
+    length: float  # field-weighted length
+
+
+def _analyse(header: MemoryHeader) -> _Doc:
+    fields = {
+        "name": header.name or header.filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "),
+        "description": header.description or "",
+        "type": header.type.value if header.type is not None else "",
+        "body": header.preview[:_BODY_CHARS],
+    }
+    weighted: Counter[str] = Counter()
+    length = 0.0
+    for field, text in fields.items():
+        weight = FIELD_WEIGHTS[field]
+        terms = tokenize(text)
+        length += weight * len(terms)
+        for term in terms:
+            weighted[term] += weight
+    return _Doc(key=(header.mtime_ms, header.size), terms=dict(weighted), length=length)
+
+
+class LexicalIndex:
+    """A BM25F-style index over memory headers, rebuilt incrementally as headers change."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, _Doc] = {}
+        self._analysed: dict[str, _Doc] = {}  # survives removal, so a memory that leaves and returns is not re-analysed
+        self._postings: dict[str, dict[str, float]] = {}
+        self._total_length = 0.0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def sync(self, headers: Sequence[MemoryHeader]) -> None:
+        """Make the index hold exactly ``headers``; unchanged documents are not re-analysed."""
+        with self._lock:
+            live = {header.path for header in headers}
+            for path in [p for p in self._docs if p not in live]:
+                self._remove(path)
+            for header in headers:
+                doc = self._docs.get(header.path)
+                if doc is not None and doc.key == (header.mtime_ms, header.size):
+                    continue
+                if doc is not None:
+                    self._remove(header.path)
+                cached = self._analysed.get(header.path)
+                if cached is None or cached.key != (header.mtime_ms, header.size):
+                    cached = self._analysed[header.path] = _analyse(header)
+                self._add(header.path, cached)
+            if len(self._analysed) > 2 * len(self._docs) + 64:
+                self._analysed = {path: doc for path, doc in self._analysed.items() if path in self._docs}
+
+    def _add(self, path: str, doc: _Doc) -> None:
+        self._docs[path] = doc
+        self._total_length += doc.length
+        for term, tf in doc.terms.items():
+            self._postings.setdefault(term, {})[path] = tf
+
+    def _remove(self, path: str) -> None:
+        doc = self._docs.pop(path)
+        self._total_length -= doc.length
+        for term in doc.terms:
+            posting = self._postings.get(term)
+            if posting is not None:
+                posting.pop(path, None)
+                if not posting:
+                    del self._postings[term]
+
+    def score(self, query: str, *, only: set[str] | None = None) -> dict[str, float]:
+        """BM25 scores of the documents sharing at least one term with ``query``."""
+        terms = set(tokenize(query))
+        with self._lock:
+            count = len(self._docs)
+            if not count or not terms:
+                return {}
+            average = self._total_length / count or 1.0
+            scores: dict[str, float] = {}
+            for term in terms:
+                posting = self._postings.get(term)
+                if not posting:
+                    continue
+                idf = math.log(1.0 + (count - len(posting) + 0.5) / (len(posting) + 0.5))
+                for path, tf in posting.items():
+                    if only is not None and path not in only:
+                        continue
+                    norm = _K1 * (1.0 - _B + _B * self._docs[path].length / average)
+                    scores[path] = scores.get(path, 0.0) + idf * tf * (_K1 + 1.0) / (tf + norm)
+            return scores

@@ -1,0 +1,145 @@
+"""Per-turn relevance recall: which memories to surface for a user message (SPEC §6.1, §6.4-§6.7).
+
+A :class:`RecallState` belongs to one conversation and remembers what it has already been shown,
+so a memory is surfaced once, memories the agent already read are skipped, and the total stays
+within the 60 KB session budget until compaction resets it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from memdir.model.text import utf16_len
+from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
+from memdir.recall.surfacing import (
+    MAX_SURFACED_FILES,
+    SESSION_SURFACED_BUDGET,
+    SurfacedMemory,
+    read_memory_for_surfacing,
+    render_reminder,
+)
+from memdir.store.memdir import MemoryDir
+from memdir.store.scan import MemoryHeader
+
+__all__ = ["RecallResult", "RecallState", "Recaller", "prefetch_skip_reason"]
+
+
+@dataclass
+class RecallState:
+    """What one conversation has been shown; reset it when the conversation is compacted."""
+
+    surfaced: dict[str, SurfacedMemory] = field(default_factory=dict)
+    surfaced_bytes: int = 0
+    read_files: dict[str, float] = field(default_factory=dict)  # path -> mtime_ms when read
+
+    def note_read(self, path: str, mtime_ms: float = 0.0) -> None:
+        """Record a file the agent read, wrote or edited itself, so recall does not repeat it."""
+        self.read_files[path] = mtime_ms
+
+    def reset(self) -> None:
+        self.surfaced.clear()
+        self.surfaced_bytes = 0
+        self.read_files.clear()
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    memories: tuple[SurfacedMemory, ...] = ()
+    reminders: tuple[str, ...] = ()
+    selector: str | None = None
+    skipped: str | None = None  # why nothing was looked up, when nothing was
+    notes: tuple[str, ...] = ()
+
+
+def prefetch_skip_reason(query: str, state: RecallState | None) -> str | None:
+    """Why recall should not run for this message, or None when it should."""
+    text = query.strip()
+    if not text:
+        return "empty message"
+    if not any(ch.isspace() for ch in text):
+        return "single-word message"
+    if state is not None and state.surfaced_bytes >= SESSION_SURFACED_BUDGET:
+        return f"session budget of {SESSION_SURFACED_BUDGET} characters already surfaced"
+    return None
+
+
+class Recaller:
+    """Runs recall against one memory directory with one selector."""
+
+    def __init__(
+        self,
+        memory_dir: MemoryDir,
+        *,
+        selector: Selector | None = None,
+        clock: Callable[[], float] = time.time,
+        limit: int = MAX_SURFACED_FILES,
+    ) -> None:
+        self.memory_dir = memory_dir
+        self.selector: Selector = selector or LexicalSelector()
+        self.clock = clock
+        self.limit = limit
+
+    def select(
+        self,
+        query: str,
+        *,
+        recent_tools: Sequence[str] = (),
+        state: RecallState | None = None,
+        limit: int | None = None,
+        headers: Sequence[MemoryHeader] | None = None,
+    ) -> Selection:
+        """Rank without reading: the selector's choice among the not-yet-surfaced candidates."""
+        surfaced = state.surfaced if state is not None else {}
+        pool = self.memory_dir.scan() if headers is None else headers
+        candidates = [header for header in pool if header.path not in surfaced]
+        if not candidates:
+            return Selection(files=(), selector=self.selector.name)
+        request = SelectionRequest(
+            query=query, candidates=candidates, recent_tools=tuple(recent_tools), limit=limit or self.limit
+        )
+        selection = self.selector.select(request)
+        allowed = {header.filename for header in candidates}
+        files = tuple(dict.fromkeys(name for name in selection.files if name in allowed))
+        return Selection(files=files, selector=selection.selector, notes=selection.notes)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        state: RecallState | None = None,
+        recent_tools: Sequence[str] = (),
+        limit: int | None = None,
+    ) -> RecallResult:
+        """The memories to surface for ``query``, read and rendered, recorded in ``state``."""
+        reason = prefetch_skip_reason(query, state)
+        if reason is not None:
+            return RecallResult(skipped=reason)
+        cap = limit or self.limit
+        headers = self.memory_dir.scan()
+        selection = self.select(query, recent_tools=recent_tools, state=state, limit=cap, headers=headers)
+        by_name = {header.filename: header for header in headers}
+        now_ms = self.clock() * 1000
+        memories: list[SurfacedMemory] = []
+        for name in selection.files:
+            header = by_name.get(name)
+            if header is None or (state is not None and header.path in state.read_files):
+                continue
+            surfaced = read_memory_for_surfacing(header.path, file=name, mtime_ms=header.mtime_ms, now_ms=now_ms)
+            if surfaced is None or not surfaced.content:
+                continue
+            memories.append(surfaced)
+            if len(memories) >= cap:
+                break
+        if state is not None:
+            for memory in memories:
+                state.surfaced[memory.path] = memory
+                state.surfaced_bytes += utf16_len(memory.content)
+                state.note_read(memory.path, memory.mtime_ms)
+        return RecallResult(
+            memories=tuple(memories),
+            reminders=tuple(render_reminder(memory) for memory in memories),
+            selector=selection.selector,
+            notes=selection.notes,
+        )

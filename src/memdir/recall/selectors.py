@@ -1,0 +1,88 @@
+"""Choosing which memories are relevant to a user message.
+
+A selector gets the query, the candidate headers (already-surfaced memories removed) and the
+tools used in this turn, and returns at most ``limit`` file names, best first, drawn only from
+the candidates. The offline lexical selector needs no model and no network; a model-backed
+selector implements the same protocol and falls back to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from memdir.model.memory import MemoryType
+from memdir.recall.lexical import LexicalIndex
+from memdir.recall.surfacing import MAX_SURFACED_FILES
+from memdir.store.scan import MemoryHeader
+
+__all__ = ["LexicalSelector", "Selection", "SelectionRequest", "Selector"]
+
+
+@dataclass(frozen=True)
+class SelectionRequest:
+    query: str
+    candidates: Sequence[MemoryHeader]
+    recent_tools: Sequence[str] = ()
+    limit: int = MAX_SURFACED_FILES
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The answer: file names best first, and which selector produced them."""
+
+    files: tuple[str, ...]
+    selector: str
+    notes: tuple[str, ...] = field(default=())  # e.g. why a fallback happened
+
+
+@runtime_checkable
+class Selector(Protocol):
+    name: str
+
+    def select(self, request: SelectionRequest) -> Selection: ...
+
+
+_CAUTION = re.compile(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
+
+
+def _is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
+    """A reference memory about a tool in use right now, with no warning in it: the model has the tool
+    in hand, so its manual is noise, while a gotcha about it is exactly what helps."""
+    if header.type is not MemoryType.REFERENCE or not recent_tools:
+        return False
+    text = f"{header.name or ''} {header.description or ''}"
+    if _CAUTION.search(text):
+        return False
+    lowered = text.lower()
+    return any(tool.lower() in lowered for tool in recent_tools if len(tool) > 2)
+
+
+class LexicalSelector:
+    """BM25 ranking over name, description, type and the start of the body."""
+
+    name = "offline"
+
+    def __init__(self, *, min_score: float = 0.0) -> None:
+        self.index = LexicalIndex()
+        self.min_score = min_score
+
+    def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
+        """Every candidate that shares a term with the query, best first (ties: newest first)."""
+        self.index.sync(candidates)
+        scores = self.index.score(query)
+        by_path = {header.path: header for header in candidates}
+        ranked = [(by_path[path], score) for path, score in scores.items() if path in by_path]
+        ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
+        return ranked
+
+    def select(self, request: SelectionRequest) -> Selection:
+        ranked = self.rank(request.query, request.candidates)
+        files = [
+            header.filename
+            for header, score in ranked
+            if score > self.min_score and not _is_tool_manual(header, request.recent_tools)
+        ]
+        return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -1,0 +1,112 @@
+"""What memdir puts into one agent session's context: the prompt section, the index, recall.
+
+Claude Code computes the memory section once per session and clears it on ``/clear`` and
+``/compact``; a :class:`MemorySession` does the same for any agent loop. Keeping the section
+and the index block stable between those events keeps the model's prompt cache warm.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+
+from memdir.config import MemoryConfig, open_memory_dir
+from memdir.prompt import PromptConfig, build_memory_prompt, memory_index_block, render_user_context
+from memdir.recall.recaller import Recaller, RecallResult, RecallState
+from memdir.recall.selectors import Selector
+from memdir.store.files import ensure_dir
+from memdir.store.memdir import MemoryDir
+
+__all__ = ["MemorySession"]
+
+
+class MemorySession:
+    """Memory for one conversation: built lazily, cached, invalidated on clear and compact."""
+
+    def __init__(
+        self,
+        config: MemoryConfig,
+        *,
+        memory_dir: MemoryDir | None = None,
+        selector: Selector | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.config = config
+        self.memory_dir = memory_dir or open_memory_dir(config)
+        self.recaller = Recaller(self.memory_dir, selector=selector, clock=clock)
+        self.state = RecallState()
+        self._section: str | None = None
+        self._section_built = False
+        self._context: str | None = None
+        self._context_built = False
+
+    def prompt_config(self) -> PromptConfig:
+        cfg = self.config
+        return PromptConfig(
+            memory_dir=cfg.memory_dir,
+            team_dir=cfg.team_dir if cfg.team_enabled else None,
+            extra_guidelines=cfg.extra_guidelines,
+            skip_index=cfg.skip_index,
+            search_past_context=cfg.search_past_context,
+            transcripts_dir=cfg.transcripts_dir,
+        )
+
+    def system_prompt_section(self) -> str | None:
+        """The memory section of the system prompt, or None when memory is disabled.
+
+        Building it creates the directory (the prompt tells the model it already exists).
+        """
+        if not self._section_built:
+            self._section_built = True
+            if self.config.enabled:
+                ensure_dir(self.config.team_dir if self.config.team_enabled else self.config.memory_dir)
+                self._section = build_memory_prompt(self.prompt_config())
+        return self._section
+
+    def index_blocks(self) -> list[str]:
+        """The AutoMem (and TeamMem) index blocks of the user context, truncated per §3.2."""
+        if not self.config.enabled or self.config.skip_index:
+            return []
+        blocks: list[str] = []
+        sources = [(self.memory_dir.entrypoint, False)]
+        if self.config.team_enabled:
+            sources.append((os.path.join(self.config.team_dir, "MEMORY.md"), True))
+        for path, team in sources:
+            raw = self.memory_dir.index_text(path)
+            block = memory_index_block(path, raw, team=team) if raw else None
+            if block is not None:
+                blocks.append(block)
+        return blocks
+
+    def user_context(self) -> str | None:
+        """The meta user message carrying the index, or None when there is nothing to show."""
+        if not self._context_built:
+            self._context_built = True
+            self._context = render_user_context(self.index_blocks())
+        return self._context
+
+    def recall(self, message: str, *, recent_tools: Sequence[str] = ()) -> RecallResult:
+        """Memories relevant to a user message that this conversation has not seen yet."""
+        if not self.config.enabled:
+            return RecallResult(skipped=f"auto memory is disabled ({self.config.disabled_reason})")
+        return self.recaller.recall(message, state=self.state, recent_tools=recent_tools)
+
+    def note_read(self, path: str, mtime_ms: float = 0.0) -> None:
+        self.state.note_read(path, mtime_ms)
+
+    def clear(self) -> None:
+        """A new conversation in the same session: rebuild everything on next use."""
+        self._invalidate()
+        self.state.reset()
+
+    def compact(self) -> None:
+        """Compaction dropped old surfaced memories from the transcript, so the budget starts again."""
+        self._invalidate()
+        self.state.reset()
+
+    def _invalidate(self) -> None:
+        self._section_built = False
+        self._context_built = False
+        self._section = None
+        self._context = None

@@ -1,0 +1,142 @@
+"""The only code in memdir that writes bytes to a memory directory.
+
+Writes are atomic (unique temp file in the target's directory, fsync, rename, fsync of the
+directory) so that a process killed at any moment leaves either the old or the new file, never a
+torn one. Temp names never end in ``.md`` so that a scan running at the same time cannot pick
+them up. Read-modify-write sequences are serialised across processes with one file lock per
+memory directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import filelock
+
+from memdir.errors import LockTimeout, MemoryFormatError
+
+__all__ = [
+    "DIR_MODE",
+    "FILE_MODE",
+    "LOCK_NAME",
+    "MAX_MEMORY_FILE_BYTES",
+    "atomic_write",
+    "ensure_dir",
+    "lock_directory",
+    "read_bytes_limited",
+    "remove_file",
+]
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+LOCK_NAME = ".memdir.lock"
+# A memory is a short Markdown note; anything this large is a mistake or an attack, and reading it
+# whole into a prompt would be worse than refusing it.
+MAX_MEMORY_FILE_BYTES = 1_000_000
+
+
+def ensure_dir(path: str | os.PathLike[str]) -> None:
+    """Create ``path`` and missing parents with mode 0700; existing directories are left as they are."""
+    Path(path).mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+
+
+def _fsync_dir(directory: str) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems (and platforms) refuse fsync on a directory; the rename still happened
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically.
+
+    A symlink is followed so that its (already containment-checked) target is replaced, as
+    Claude Code's own writes do. An existing file keeps its permission bits; a new one gets 0600
+    unless ``mode`` says otherwise.
+    """
+    target = os.path.realpath(os.fspath(path))
+    directory = os.path.dirname(target)
+    ensure_dir(directory)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        final_mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        final_mode = FILE_MODE if mode is None else mode
+    tmp = os.path.join(
+        directory,
+        f".{os.path.basename(target)}.tmp.{os.getpid()}.{int(time.time() * 1000)}.{secrets.token_hex(4)}",
+    )
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, final_mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, final_mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(directory)
+
+
+def remove_file(path: str | os.PathLike[str]) -> bool:
+    """Delete ``path``; return False when it was already gone."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    _fsync_dir(os.path.dirname(os.path.abspath(os.fspath(path))))
+    return True
+
+
+def read_bytes_limited(path: str | os.PathLike[str], *, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> bytes:
+    """Read a whole file, refusing one larger than ``max_bytes`` with a specific error."""
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > max_bytes:
+            raise MemoryFormatError(
+                f"{os.fspath(path)} is {size} bytes, over the {max_bytes}-byte limit for a memory file; "
+                "split it into smaller topic files",
+                rule="too-large",
+                path=os.fspath(path),
+            )
+        return handle.read(max_bytes + 1)
+
+
+@contextlib.contextmanager
+def lock_directory(directory: str | os.PathLike[str], *, timeout: float = 10.0) -> Iterator[None]:
+    """Hold the directory's lock file for a read-modify-write.
+
+    One lock covers a memory and the index together, so that a save and its index line can
+    never be interleaved with another process's save. The lock is re-entrant within a thread.
+    """
+    ensure_dir(directory)
+    lock_path = os.path.join(os.fspath(directory), LOCK_NAME)
+    lock = _locks.setdefault(lock_path, filelock.FileLock(lock_path, timeout=timeout, mode=FILE_MODE))
+    try:
+        lock.acquire(timeout=timeout)
+    except filelock.Timeout as exc:
+        raise LockTimeout(
+            f"could not lock {directory} within {timeout:g}s: another memdir process is writing there; "
+            f"retry, or remove {lock_path} if no such process exists",
+            path=lock_path,
+        ) from exc
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+# One FileLock object per lock path, so that nested use in one thread re-enters instead of deadlocking.
+_locks: dict[str, filelock.FileLock] = {}

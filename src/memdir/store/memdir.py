@@ -1,0 +1,321 @@
+"""A memory directory: topic files plus the ``MEMORY.md`` index, kept in step.
+
+Every operation that changes a memory and its index line runs under the directory's one file
+lock, so twenty processes saving at once lose neither a file nor an index line. Every path a
+caller names goes through :func:`memdir.paths.contain`; nothing read from a file can widen where
+this class reads or writes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir.errors import MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
+from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
+from memdir.model.memory import Memory, MemoryType, decode_memory_bytes
+from memdir.paths import contain
+from memdir.store.files import atomic_write, ensure_dir, lock_directory, read_bytes_limited, remove_file
+from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
+
+__all__ = [
+    "TEAM_DIRNAME",
+    "DeleteResult",
+    "MemoryDir",
+    "MemoryRecord",
+    "SaveResult",
+    "WriteGuard",
+    "default_filename",
+    "slugify",
+]
+
+TEAM_DIRNAME = "team"
+
+# A guard sees (relative file, new content) before any write and raises to refuse it. The team
+# secret scanner plugs in here; the store itself knows nothing about secrets.
+WriteGuard = Callable[[str, str], None]
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """What a save did: the file written and whether the index changed."""
+
+    file: str
+    path: str
+    created: bool
+    index_file: str
+    index_changed: bool
+
+
+@dataclass(frozen=True)
+class DeleteResult:
+    file: str
+    path: str
+    deleted: bool
+    index_file: str
+    index_changed: bool
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """A memory read in full."""
+
+    file: str
+    path: str
+    text: str
+    memory: Memory
+    mtime_ms: float
+
+
+def slugify(text: str, *, max_length: int = 48) -> str:
+    """A file-name-safe slug: ASCII lowercase words joined by underscores."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
+    return slug[:max_length].rstrip("_") or "memory"
+
+
+def default_filename(memory_type: MemoryType | None, name: str) -> str:
+    """``<type>_<slug>.md``, the naming Claude Code suggests (``user_role.md``, ``feedback_testing.md``)."""
+    prefix = f"{memory_type.value}_" if memory_type is not None else ""
+    return f"{prefix}{slugify(name)}.md"
+
+
+class MemoryDir:
+    """One memory directory (a private auto-memory dir, a team dir, an agent's dir, or any other)."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        lock_timeout: float = 10.0,
+        scan_cap: int | None = MAX_MEMORY_FILES,
+        write_guards: Sequence[WriteGuard] = (),
+    ) -> None:
+        text = unicodedata.normalize("NFC", os.path.abspath(os.fspath(root)))
+        self.root = text.rstrip(os.sep) or os.sep
+        self.lock_timeout = lock_timeout
+        self.scan_cap = scan_cap
+        self.write_guards = tuple(write_guards)
+        self.scan_cache = ScanCache()
+
+    def __repr__(self) -> str:
+        return f"MemoryDir({self.root!r})"
+
+    @property
+    def path(self) -> str:
+        """The directory with exactly one trailing separator, the form prefix checks need."""
+        return self.root + os.sep
+
+    @property
+    def entrypoint(self) -> str:
+        return os.path.join(self.root, ENTRYPOINT_NAME)
+
+    def ensure(self) -> None:
+        ensure_dir(self.root)
+
+    # -- paths -----------------------------------------------------------------------------
+    def resolve(self, file: str) -> str:
+        """The absolute path of ``file`` (relative, or absolute inside the directory), contained."""
+        return contain(self.root, file, allow_absolute=True)
+
+    def relative(self, path: str) -> str:
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+    def _memory_file(self, file: str) -> tuple[str, str]:
+        """Resolve a topic-file name: contained, ``.md``, and not an index."""
+        path = self.resolve(file)
+        rel = self.relative(path)
+        if not rel.endswith(".md"):
+            raise UnsafePathError(
+                f"memory file {file!r} must end in .md (scans and recall only see Markdown files)",
+                rule="not-markdown",
+                path=file,
+            )
+        if os.path.basename(rel) == ENTRYPOINT_NAME:
+            raise UnsafePathError(
+                f"{file!r} is an index file; save topic files and let memdir keep MEMORY.md in step",
+                rule="index-not-memory",
+                path=file,
+            )
+        return path, rel
+
+    def index_for(self, rel: str) -> tuple[str, str]:
+        """(index path, entry target) for a topic file: team files use ``team/MEMORY.md``."""
+        parts = rel.split("/")
+        if len(parts) > 1 and parts[0] == TEAM_DIRNAME:
+            return os.path.join(self.root, TEAM_DIRNAME, ENTRYPOINT_NAME), "/".join(parts[1:])
+        return self.entrypoint, rel
+
+    # -- reading ---------------------------------------------------------------------------
+    def read_text(self, file: str) -> str:
+        path = self.resolve(file)
+        try:
+            data = read_bytes_limited(path)
+        except FileNotFoundError as exc:
+            raise MemoryNotFound(f"no memory file {file!r} in {self.root}", path=path) from exc
+        except IsADirectoryError as exc:
+            raise MemoryFormatError(f"{file!r} is a directory, not a memory file", path=path) from exc
+        return decode_memory_bytes(data, path=path)
+
+    def read(self, file: str) -> MemoryRecord:
+        path, rel = self._memory_file(file)
+        text = self.read_text(rel)
+        mtime_ms = os.stat(path).st_mtime_ns / 1e6
+        return MemoryRecord(file=rel, path=path, text=text, memory=Memory.parse(text), mtime_ms=mtime_ms)
+
+    def index_text(self, index_path: str | None = None) -> str:
+        """The raw text of an index (the root ``MEMORY.md`` by default), or "" when absent."""
+        target = index_path or self.entrypoint
+        try:
+            return decode_memory_bytes(read_bytes_limited(target), path=target)
+        except FileNotFoundError:
+            return ""
+
+    def scan(self) -> list[MemoryHeader]:
+        """Headers newest first, at most ``scan_cap`` (the set recall and extraction consider)."""
+        return scan_memory_files(self.root, max_files=self.scan_cap, cache=self.scan_cache)
+
+    def list(self) -> list[MemoryHeader]:
+        """Every memory, newest first, with no cap."""
+        return scan_memory_files(self.root, max_files=None, cache=self.scan_cache)
+
+    def exists(self, file: str) -> bool:
+        return os.path.isfile(self.resolve(file))
+
+    # -- writing ---------------------------------------------------------------------------
+    def _guard(self, rel: str, content: str) -> None:
+        for guard in self.write_guards:
+            guard(rel, content)
+
+    def write_text(self, file: str, content: str) -> str:
+        """Write any file inside the directory (used by sandboxed agent tools); returns its path.
+
+        No index upkeep here: an agent that writes raw files maintains ``MEMORY.md`` itself.
+        """
+        path = self.resolve(file)
+        rel = self.relative(path)
+        self._guard(rel, content)
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            atomic_write(path, content)
+        return path
+
+    def update_text(self, file: str, change: Callable[[str], str]) -> str:
+        """Read, change and write one file under the lock; ``change`` may raise to abort."""
+        path = self.resolve(file)
+        rel = self.relative(path)
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            new = change(self.read_text(rel))
+            self._guard(rel, new)
+            atomic_write(path, new)
+        return path
+
+    def save(
+        self,
+        memory: Memory,
+        *,
+        file: str | None = None,
+        force: bool = False,
+        title: str | None = None,
+        index: bool = True,
+    ) -> SaveResult:
+        """Write a topic file and add or replace its index line, as one locked step.
+
+        Refuses to overwrite an existing file unless ``force``; refuses a memory without a name
+        or description, because recall cannot find what it cannot describe.
+        """
+        if not (memory.name or "").strip():
+            raise MemoryFormatError("a memory needs a name (a short title)", rule="missing-name")
+        if not (memory.description or "").strip():
+            raise MemoryFormatError(
+                "a memory needs a description: one specific line that recall uses to decide relevance",
+                rule="missing-description",
+            )
+        if "\n" in (memory.description or ""):
+            raise MemoryFormatError("a memory's description must be one line", rule="multiline-description")
+        name = memory.name or ""
+        path, rel = self._memory_file(file or default_filename(memory.type, name))
+        content = memory.render()
+        self._guard(rel, content)
+        index_path, target = self.index_for(rel)
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            created = not os.path.exists(path)
+            if not created and not force:
+                raise MemoryExists(
+                    f"{rel} already exists in {self.root}; pass force to replace it or choose another file name",
+                    path=path,
+                )
+            atomic_write(path, content)
+            changed = False
+            if index:
+                entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
+                changed = self._rewrite_index(index_path, lambda text: upsert_entry(text, entry))
+        return SaveResult(
+            file=rel, path=path, created=created, index_file=self.relative(index_path), index_changed=changed
+        )
+
+    def delete(self, file: str) -> DeleteResult:
+        """Remove a topic file and every index line that points to it."""
+        path, rel = self._memory_file(file)
+        index_path, target = self.index_for(rel)
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            if os.path.islink(path) or os.path.isfile(path):
+                deleted = remove_file(path)
+            elif os.path.exists(path):
+                raise MemoryFormatError(f"{rel} is not a regular file; remove it by hand", path=path)
+            else:
+                deleted = False
+            changed = self._rewrite_index(index_path, lambda text: remove_entry(text, target))
+        if not deleted and not changed:
+            raise MemoryNotFound(f"no memory file {rel!r} and no index line for it in {self.root}", path=path)
+        return DeleteResult(
+            file=rel, path=path, deleted=deleted, index_file=self.relative(index_path), index_changed=changed
+        )
+
+    def rename(self, old: str, new: str) -> SaveResult:
+        """Move a topic file and repoint its index line."""
+        old_path, old_rel = self._memory_file(old)
+        new_path, new_rel = self._memory_file(new)
+        old_index, old_target = self.index_for(old_rel)
+        new_index, new_target = self.index_for(new_rel)
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            if not os.path.isfile(old_path):
+                raise MemoryNotFound(f"no memory file {old_rel!r} in {self.root}", path=old_path)
+            if os.path.exists(new_path):
+                raise MemoryExists(f"{new_rel} already exists; delete it first or pick another name", path=new_path)
+            ensure_dir(os.path.dirname(new_path))
+            os.replace(old_path, new_path)
+            if old_index == new_index:
+                changed = self._rewrite_index(old_index, lambda t: rename_entry(t, old_target, new_target))
+            else:
+                record = Memory.parse(self.read_text(new_rel))
+                self._rewrite_index(old_index, lambda t: remove_entry(t, old_target))
+                entry = IndexEntry(title=record.name or new_target, file=new_target, hook=record.description or "")
+                changed = self._rewrite_index(new_index, lambda t: upsert_entry(t, entry))
+        return SaveResult(
+            file=new_rel, path=new_path, created=False, index_file=self.relative(new_index), index_changed=changed
+        )
+
+    def rewrite_index(self, change: Callable[[str], str], *, index_path: str | None = None) -> bool:
+        """Apply ``change`` to an index under the lock; True when the file changed."""
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            return self._rewrite_index(index_path or self.entrypoint, change)
+
+    def _rewrite_index(self, index_path: str, change: Callable[[str], str]) -> bool:
+        before = self.index_text(index_path)
+        after = change(before)
+        if after == before:
+            return False
+        if not after.strip() and not os.path.exists(index_path):
+            return False
+        atomic_write(index_path, after)
+        return True
+
+    def __fspath__(self) -> str:
+        return self.root
+
+    def as_path(self) -> Path:
+        return Path(self.root)

@@ -1,0 +1,162 @@
+"""The header scan of a memory directory (SPEC §6.2).
+
+Recall and extraction both need "every memory, newest first, with its description and type",
+and they ask for it on every turn. Reading only the first 30 lines of each file keeps that
+cheap; a cache keyed by (path, mtime, size) makes a rescan of an unchanged directory cost one
+``stat`` per file and no reads at all.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.memory import MemoryType, normalize_newlines, parse_frontmatter, parse_memory_type
+
+__all__ = [
+    "HEADER_LINES",
+    "MAX_MEMORY_FILES",
+    "MemoryHeader",
+    "ScanCache",
+    "iter_memory_paths",
+    "read_header",
+    "scan_memory_files",
+]
+
+HEADER_LINES = 30
+MAX_MEMORY_FILES = 200
+# A header never needs more than this; a file with a 50 MB first line must not be read whole.
+_HEADER_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class MemoryHeader:
+    """What a scan knows about one memory file without reading all of it."""
+
+    filename: str  # path relative to the memory directory, with "/" separators
+    path: str  # absolute path
+    mtime_ms: float
+    size: int
+    description: str | None
+    type: MemoryType | None
+    name: str | None = None
+    preview: str = ""  # the body text within the first 30 lines, for offline ranking
+
+
+def iter_memory_paths(root: str) -> Iterator[tuple[str, os.stat_result]]:
+    """Yield (relative path, stat) for every ``*.md`` file under ``root`` except ``MEMORY.md`` files.
+
+    Symlinked directories are not followed (as Node's recursive readdir does not), and symlinked
+    files are yielded only when their target stays inside ``root``, so a link cannot make recall
+    read outside the directory.
+    """
+    real_root = os.path.realpath(root)
+    stack = [""]
+    while stack:
+        rel_dir = stack.pop()
+        try:
+            entries = list(os.scandir(os.path.join(root, rel_dir)))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(rel)
+                    continue
+                if not entry.name.endswith(".md") or entry.name == ENTRYPOINT_NAME:
+                    continue
+                if entry.is_symlink():
+                    target = os.path.realpath(entry.path)
+                    if not target.startswith(real_root + os.sep) or not os.path.isfile(target):
+                        continue
+                    yield rel, os.stat(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    yield rel, entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+
+
+def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> MemoryHeader:
+    """Parse the frontmatter in the first 30 lines of ``path`` (BOM stripped, CRLF folded)."""
+    lines: list[str] = []
+    budget = _HEADER_BYTES
+    with open(path, "rb") as handle:
+        for raw in handle:
+            if len(lines) >= HEADER_LINES or budget <= 0:
+                break
+            chunk = raw[:budget]
+            budget -= len(chunk)
+            lines.append(chunk.decode("utf-8", errors="replace"))
+    head = normalize_newlines("".join(lines))
+    head_lines = head.split("\n")
+    if len(head_lines) > HEADER_LINES:
+        head = "\n".join(head_lines[:HEADER_LINES])
+    frontmatter, content = parse_frontmatter(head)
+    description = frontmatter.get("description")
+    name = frontmatter.get("name")
+    return MemoryHeader(
+        filename=filename,
+        path=path,
+        mtime_ms=mtime_ms,
+        size=size,
+        description=str(description) if description not in (None, "") else None,
+        type=parse_memory_type(frontmatter.get("type")),
+        name=str(name) if name not in (None, "") else None,
+        preview=content,
+    )
+
+
+class ScanCache:
+    """Headers remembered by (path, mtime, size); thread-safe, bounded by the files that exist."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[int, int, MemoryHeader]] = {}
+        self._lock = threading.Lock()
+        self.reads = 0  # header reads performed, so tests and benchmarks can see cache hits
+
+    def header(self, path: str, filename: str, st: os.stat_result) -> MemoryHeader:
+        key = (st.st_mtime_ns, st.st_size)
+        with self._lock:
+            cached = self._entries.get(path)
+        if cached is not None and cached[:2] == key and cached[2].filename == filename:
+            return cached[2]
+        header = read_header(path, filename=filename, mtime_ms=st.st_mtime_ns / 1e6, size=st.st_size)
+        with self._lock:
+            self._entries[path] = (key[0], key[1], header)
+            self.reads += 1
+        return header
+
+    def prune(self, live: set[str]) -> None:
+        with self._lock:
+            for path in [p for p in self._entries if p not in live]:
+                del self._entries[path]
+
+
+def scan_memory_files(
+    root: str, *, max_files: int | None = MAX_MEMORY_FILES, cache: ScanCache | None = None
+) -> list[MemoryHeader]:
+    """Every memory header under ``root``, newest first, at most ``max_files`` (None: all).
+
+    Unreadable files are dropped and a missing directory gives ``[]``, as in SPEC §6.2: a scan
+    feeds a prompt and must never fail the turn.
+    """
+    headers: list[MemoryHeader] = []
+    live: set[str] = set()
+    for rel, st in iter_memory_paths(root):
+        path = os.path.join(root, rel)
+        live.add(path)
+        try:
+            if cache is not None:
+                headers.append(cache.header(path, rel, st))
+            else:
+                headers.append(read_header(path, filename=rel, mtime_ms=st.st_mtime_ns / 1e6, size=st.st_size))
+        except OSError:
+            continue
+    if cache is not None:
+        cache.prune(live)
+    headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
+    return headers if max_files is None else headers[:max_files]

@@ -1,0 +1,39 @@
+"""Prompt templates shipped as package data, and the one substitution rule they use.
+
+Templates live in ``memdir/prompts/*.md`` so that prompt text can be read and reviewed as text,
+and snapshot-tested, instead of hiding in string constants. Substitution is a single pass over
+``{{name}}`` markers: values are inserted literally (no ``$`` handling) and never re-scanned,
+unknown names stay as written and ``{{ name }}`` with spaces is not a marker — the same rule
+Claude Code applies to user-supplied session-memory prompts, so custom templates behave alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+
+__all__ = ["load_template", "render_template", "substitute_variables"]
+
+_MARKER = re.compile(r"\{\{(\w+)\}\}")
+
+
+def substitute_variables(template: str, variables: Mapping[str, str]) -> str:
+    """Replace every ``{{name}}`` whose name is in ``variables``, in one pass."""
+
+    def replace(match: re.Match[str]) -> str:
+        key = match.group(1)
+        return variables[key] if key in variables else match.group(0)
+
+    return _MARKER.sub(replace, template)
+
+
+@cache
+def load_template(name: str) -> str:
+    """The text of ``memdir/prompts/<name>.md`` (trailing newlines removed)."""
+    return resources.files("memdir.prompts").joinpath(f"{name}.md").read_text(encoding="utf-8").rstrip("\n")
+
+
+def render_template(name: str, **variables: str) -> str:
+    return substitute_variables(load_template(name), variables)

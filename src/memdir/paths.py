@@ -1,0 +1,348 @@
+"""Where memory lives: the resolution chain shared with Claude Code.
+
+A Python agent and Claude Code working on the same project must land in the same directory, so
+every step here reproduces the reference exactly: the config home, the sanitised project name
+(UTF-16 code units, djb2 for long names), the canonical git root that makes all worktrees of a
+repository share one memory, and the validation of configured directories. Functions take the
+environment as a mapping so that callers and tests decide what they see; nothing happens at import.
+
+Containment checks live in :mod:`memdir.containment` and are re-exported here, so that
+``memdir.paths`` is the one import for everything about paths.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdir.containment import (
+    basename_lexical,
+    contain,
+    dirname_lexical,
+    join_lexical,
+    normalize_lexical,
+    realpath_deepest_existing,
+    resolve_lexical,
+    validate_team_mem_key,
+    validate_team_mem_write_path,
+)
+from memdir.errors import ConfigError
+from memdir.model.text import js_trim, utf16_len
+
+if TYPE_CHECKING:
+    from memdir.settings import Settings
+
+__all__ = [
+    "AUTO_MEM_DIRNAME",
+    "AUTO_MEM_ENTRYPOINT_NAME",
+    "MAX_SANITIZED_LENGTH",
+    "auto_mem_entrypoint",
+    "auto_mem_path",
+    "auto_memory_disabled_reason",
+    "clear_git_root_cache",
+    "config_home",
+    "contain",
+    "djb2",
+    "find_canonical_git_root",
+    "find_git_root",
+    "find_project_dir",
+    "is_auto_mem_path",
+    "is_auto_memory_enabled",
+    "memory_base",
+    "project_root",
+    "projects_dir",
+    "realpath_deepest_existing",
+    "resolve_canonical_root",
+    "sanitize_path",
+    "team_mem_path",
+    "validate_memory_path",
+    "validate_team_mem_key",
+    "validate_team_mem_write_path",
+]
+
+AUTO_MEM_DIRNAME = "memory"
+AUTO_MEM_ENTRYPOINT_NAME = "MEMORY.md"
+MAX_SANITIZED_LENGTH = 200
+SEP = "/"
+
+ENV_CONFIG_DIR = "CLAUDE_CONFIG_DIR"
+ENV_REMOTE_MEMORY_DIR = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
+ENV_PATH_OVERRIDE = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
+ENV_DISABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+ENV_SIMPLE = "CLAUDE_CODE_SIMPLE"
+ENV_REMOTE = "CLAUDE_CODE_REMOTE"
+
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_DRIVE_ROOT = re.compile(r"^[A-Za-z]:$")
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if env is None else env
+
+
+def _home(env: Mapping[str, str] | None) -> str:
+    """``os.homedir()``: ``$HOME`` of the given environment, else the account's home."""
+    return _env(env).get("HOME") or str(Path.home())
+
+
+def _strip_trailing(path: str) -> str:
+    return path.rstrip(SEP) or path[:1]
+
+
+def config_home(env: Mapping[str, str] | None = None) -> str:
+    """``$CLAUDE_CONFIG_DIR`` (``~`` expanded) or ``~/.claude``; an empty value counts as unset."""
+    configured = _env(env).get(ENV_CONFIG_DIR)
+    if configured:
+        if configured == "~" or configured.startswith("~/"):
+            configured = _home(env) + configured[1:]
+        return _nfc(_strip_trailing(normalize_lexical(configured)))
+    return _nfc(join_lexical(_home(env), ".claude"))
+
+
+def memory_base(env: Mapping[str, str] | None = None) -> str:
+    """``$CLAUDE_CODE_REMOTE_MEMORY_DIR`` when non-empty, else the config home."""
+    remote = _env(env).get(ENV_REMOTE_MEMORY_DIR)
+    if remote:
+        return _nfc(_strip_trailing(normalize_lexical(remote)))
+    return config_home(env)
+
+
+def projects_dir(env: Mapping[str, str] | None = None) -> str:
+    """Transcripts and session memory: always under the config home, even with a remote memory base."""
+    return join_lexical(config_home(env), "projects")
+
+
+def djb2(text: str) -> int:
+    """JS ``h = ((h << 5) - h + charCode) | 0`` over UTF-16 code units: a signed 32-bit value."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    value = 0
+    for index in range(0, len(data), 2):
+        unit = data[index] | (data[index + 1] << 8)
+        value = ((value << 5) - value + unit) & 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _base36(number: int) -> str:
+    digits = []
+    while True:
+        number, digit = divmod(number, 36)
+        digits.append(_BASE36[digit])
+        if number == 0:
+            return "".join(reversed(digits))
+
+
+def sanitize_path(name: str) -> str:
+    """A project path as one directory name: every non-``[A-Za-z0-9]`` UTF-16 unit becomes ``-``.
+
+    Names longer than 200 units are cut and suffixed with ``-<abs(djb2)>`` in base 36 (the
+    current scheme; older directories with another hash are found by :func:`find_project_dir`).
+    Callers NFC-normalize first: NFD spells accented letters with two units.
+    """
+    sanitized = "".join(ch if ch in _ALNUM else ("--" if ord(ch) > 0xFFFF else "-") for ch in name)
+    if len(sanitized) <= MAX_SANITIZED_LENGTH:
+        return sanitized
+    return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_base36(abs(djb2(name)))}"
+
+
+def find_project_dir(projects: str, project_path: str) -> str | None:
+    """The existing directory under ``projects`` for ``project_path``, or None.
+
+    Long names were hashed differently by other runtimes and versions, so when the exact name is
+    missing any directory sharing the 200-unit prefix is taken (the first in name order).
+    """
+    sanitized = sanitize_path(project_path)
+    exact = Path(projects) / sanitized
+    if exact.is_dir():
+        return str(exact)
+    if len(sanitized) <= MAX_SANITIZED_LENGTH:
+        return None
+    prefix = sanitized[:MAX_SANITIZED_LENGTH] + "-"
+    try:
+        entries = sorted(Path(projects).iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    for entry in entries:
+        if entry.name.startswith(prefix) and entry.is_dir():
+            return str(entry)
+    return None
+
+
+@lru_cache(maxsize=50)
+def _find_git_root_cached(resolved: str) -> str | None:
+    current = resolved
+    while True:
+        try:
+            (Path(current) / ".git").stat()
+        except (OSError, ValueError):
+            pass
+        else:
+            return _nfc(current)
+        parent = dirname_lexical(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def find_git_root(start: str) -> str | None:
+    """The nearest ancestor of ``start`` (lexically resolved) holding a ``.git`` file or directory."""
+    return _find_git_root_cached(resolve_lexical(start))
+
+
+def clear_git_root_cache() -> None:
+    """Forget memoized git roots (after creating or removing repositories, e.g. in tests)."""
+    _find_git_root_cached.cache_clear()
+
+
+def _read_trimmed(path: str) -> str:
+    return js_trim(Path(path).read_text(encoding="utf-8"))
+
+
+def resolve_canonical_root(git_root: str) -> str:
+    """The main checkout of a worktree, so that all worktrees of a repository share one memory.
+
+    A ``.git`` file can say anything, so the worktree link is only followed when the main
+    repository links back to this very worktree; otherwise (and on any error) ``git_root`` is used.
+    """
+    try:
+        content = Path(git_root, ".git").read_text(encoding="utf-8")
+        if not content.startswith("gitdir:"):
+            return git_root
+        worktree_git_dir = resolve_lexical(git_root, js_trim(content[len("gitdir:") :]))
+        common_dir = resolve_lexical(
+            worktree_git_dir, _read_trimmed(join_lexical(worktree_git_dir, "commondir"))
+        )
+        if resolve_lexical(dirname_lexical(worktree_git_dir)) != join_lexical(common_dir, "worktrees"):
+            return git_root
+        back_link = os.path.realpath(_read_trimmed(join_lexical(worktree_git_dir, "gitdir")), strict=True)
+        if back_link != join_lexical(os.path.realpath(git_root, strict=True), ".git"):
+            return git_root
+        if basename_lexical(common_dir) != ".git":
+            return _nfc(common_dir)
+        return _nfc(dirname_lexical(common_dir))
+    except (OSError, ValueError):
+        return git_root
+
+
+def find_canonical_git_root(start: str) -> str | None:
+    root = find_git_root(start)
+    return None if root is None else resolve_canonical_root(root)
+
+
+def project_root(cwd: str | None = None) -> str:
+    """``realpath(cwd)`` in NFC: the key a session's project memory is filed under."""
+    return _nfc(os.path.realpath(cwd or str(Path.cwd())))
+
+
+def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | None = None) -> str | None:
+    """A configured memory directory made absolute with one trailing ``/``, or None when unsafe.
+
+    Refuses relative paths, the filesystem root and near-root paths, drive roots, UNC paths and
+    NUL bytes; with ``expand_tilde``, ``~/x`` is taken under ``home`` but ``~/`` alone (the whole
+    home directory) and anything normalising to it or above it is refused.
+    """
+    if not raw:
+        return None
+    candidate = raw
+    if expand_tilde and candidate.startswith(("~/", "~\\")):
+        rest = candidate[2:]
+        if normalize_lexical(rest or ".") in (".", ".."):
+            return None
+        candidate = join_lexical(home if home is not None else str(Path.home()), rest)
+    normalized = normalize_lexical(candidate).rstrip("/\\")
+    if (
+        not normalized.startswith(SEP)
+        or utf16_len(normalized) < 3
+        or _DRIVE_ROOT.match(normalized)
+        or normalized.startswith(("\\\\", "//"))
+        or "\0" in normalized
+    ):
+        return None
+    return _nfc(normalized + SEP)
+
+
+def auto_mem_path(project_root: str, *, settings: Settings, env: Mapping[str, str] | None = None) -> str:
+    """The auto-memory directory for a project, ending in exactly one ``/``.
+
+    Order: the override env var, then ``autoMemoryDirectory`` from trusted settings (never the
+    checked-in project file; an invalid first value falls back to the default rather than to a
+    later source), then ``<memory base>/projects/<sanitized canonical root>/memory/``.
+    """
+    env = _env(env)
+    override = validate_memory_path(env.get(ENV_PATH_OVERRIDE), expand_tilde=False)
+    if override is not None:
+        return override
+    configured = settings.first_trusted("autoMemoryDirectory")
+    if configured is not None:
+        if not isinstance(configured, str):
+            source = settings.origin("autoMemoryDirectory", trusted_only=True)
+            raise ConfigError(
+                f"autoMemoryDirectory in {source} must be a string path, not {type(configured).__name__}",
+                rule="settings-type",
+            )
+        valid = validate_memory_path(configured, expand_tilde=True, home=_home(env))
+        if valid is not None:
+            return valid
+    root = _nfc(project_root)
+    base = find_canonical_git_root(root) or root
+    return _nfc(join_lexical(memory_base(env), "projects", sanitize_path(base), AUTO_MEM_DIRNAME) + SEP)
+
+
+def auto_mem_entrypoint(auto_dir: str) -> str:
+    return join_lexical(auto_dir, AUTO_MEM_ENTRYPOINT_NAME)
+
+
+def team_mem_path(auto_dir: str) -> str:
+    return join_lexical(auto_dir, "team") + SEP
+
+
+def is_auto_mem_path(path: str, auto_dir: str) -> bool:
+    """String prefix test only (no realpath), so the directory itself without ``/`` does not match."""
+    return _nfc(normalize_lexical(path)).startswith(auto_dir)
+
+
+def _env_truthy(value: str | None) -> bool:
+    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _env_defined_falsy(value: str | None) -> bool:
+    return bool(value) and value is not None and value.strip().lower() in ("0", "false", "no", "off")
+
+
+def auto_memory_disabled_reason(settings: Settings, env: Mapping[str, str] | None = None) -> str | None:
+    """Why auto memory is off (naming the variable or setting to change), or None when it is on."""
+    env = _env(env)
+    disable = env.get(ENV_DISABLE)
+    if _env_truthy(disable):
+        return f"{ENV_DISABLE}={disable} is set; unset it to turn auto memory on"
+    if _env_defined_falsy(disable):
+        return None
+    if _env_truthy(env.get(ENV_SIMPLE)):
+        return f"{ENV_SIMPLE} (bare mode) is set; auto memory is off in bare mode"
+    if _env_truthy(env.get(ENV_REMOTE)) and not env.get(ENV_REMOTE_MEMORY_DIR):
+        return f"{ENV_REMOTE} is set without {ENV_REMOTE_MEMORY_DIR}; set it to a memory directory"
+    enabled = settings.merged("autoMemoryEnabled")
+    if enabled is None:
+        return None
+    source = settings.origin("autoMemoryEnabled")
+    if not isinstance(enabled, bool):
+        raise ConfigError(
+            f"autoMemoryEnabled in {source} must be true or false, not {enabled!r}", rule="settings-type"
+        )
+    if not enabled:
+        return f'"autoMemoryEnabled": false in {source}; remove it or set it to true'
+    return None
+
+
+def is_auto_memory_enabled(settings: Settings, env: Mapping[str, str] | None = None) -> bool:
+    """The reference's enable chain: env switches first, then the merged ``autoMemoryEnabled``."""
+    return auto_memory_disabled_reason(settings, env) is None

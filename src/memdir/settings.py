@@ -1,0 +1,241 @@
+"""Settings sources and the rules for which of them may decide what.
+
+memdir reads the same settings files as Claude Code, so one ``autoMemoryDirectory`` or
+``autoMemoryEnabled`` switch governs both. The sources differ in trust: the checked-in project file
+(``.claude/settings.json``) travels with a repository, so it must never be able to choose where
+memory is written (``first_trusted`` skips it), while it may still opt a project out of memory
+(``merged`` includes it). memdir's own keys live in a ``"memdir"`` object inside the same files.
+
+A file that exists but cannot be used raises :class:`ConfigError` instead of being skipped: a
+silently ignored policy file is worse than a loud failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TypeVar
+
+from memdir.errors import ConfigError
+from memdir.paths import config_home
+
+__all__ = [
+    "MANAGED_DIR_ENV",
+    "MEMDIR_KEY",
+    "Settings",
+    "Source",
+    "default_managed_dir",
+    "load_settings",
+]
+
+T = TypeVar("T")
+
+MEMDIR_KEY = "memdir"
+
+# Tests and containers cannot write /etc or /Library, and an image may ship its policy elsewhere;
+# this variable points memdir (only memdir) at another managed-settings directory.
+MANAGED_DIR_ENV = "MEMDIR_MANAGED_DIR"
+
+
+class Source(StrEnum):
+    POLICY = "policySettings"
+    FLAG = "flagSettings"
+    LOCAL = "localSettings"
+    USER = "userSettings"
+    PROJECT = "projectSettings"
+
+
+_TRUSTED_ORDER = (Source.POLICY, Source.FLAG, Source.LOCAL, Source.USER)
+_MERGED_ORDER = (Source.POLICY, Source.FLAG, Source.LOCAL, Source.PROJECT, Source.USER)
+_DISABLEABLE = frozenset({Source.PROJECT, Source.LOCAL, Source.USER})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Parsed settings, one JSON object per source whose file exists.
+
+    JSON ``null`` counts as "not defined", like a missing key.
+    """
+
+    values: Mapping[Source, Mapping[str, object]] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls) -> Settings:
+        return cls(values={})
+
+    def _defined(self, order: tuple[Source, ...], key: str) -> list[tuple[Source, object]]:
+        found = []
+        for source in order:
+            value = self.values.get(source, {}).get(key)
+            if value is not None:
+                found.append((source, value))
+        return found
+
+    def first_trusted(self, key: str) -> object | None:
+        """The first defined value in policy → flag → local → user; project settings never count.
+
+        Used for keys that choose where files are written: a cloned repository must not pick them.
+        """
+        found = self._defined(_TRUSTED_ORDER, key)
+        return found[0][1] if found else None
+
+    def merged(self, key: str) -> object | None:
+        """The value after merging every source, policy > flag > local > project > user.
+
+        Objects merge key by key and lists are concatenated without duplicates (lowest precedence
+        first), as Claude Code merges its settings; any other value is taken from the highest source.
+        """
+        found = self._defined(_MERGED_ORDER, key)
+        if not found:
+            return None
+        result: object = None
+        for _source, value in reversed(found):
+            result = _merge(result, value)
+        return result
+
+    def origin(self, key: str, *, trusted_only: bool = False) -> Source | None:
+        """Which source supplies ``key`` (the one ``first_trusted``/``merged`` takes it from)."""
+        found = self._defined(_TRUSTED_ORDER if trusted_only else _MERGED_ORDER, key)
+        return found[0][0] if found else None
+
+    def memdir(self, key: str, default: T) -> T | object:
+        """memdir's own setting ``key`` from the ``"memdir"`` objects, merged precedence."""
+        for source in _MERGED_ORDER:
+            section = self.values.get(source, {}).get(MEMDIR_KEY)
+            if isinstance(section, Mapping):
+                value: object = section.get(key)
+                if value is not None:
+                    return value
+        return default
+
+
+def _merge(base: object, override: object) -> object:
+    if isinstance(base, Mapping) and isinstance(override, Mapping):
+        merged = dict(base)
+        for key, value in override.items():
+            merged[key] = _merge(merged.get(key), value)
+        return merged
+    if isinstance(base, list) and isinstance(override, list):
+        combined = list(base)
+        combined.extend(item for item in override if item not in combined)
+        return combined
+    if isinstance(override, Mapping):
+        return _merge({}, override)
+    return override
+
+
+def default_managed_dir(env: Mapping[str, str] | None = None) -> str:
+    """Directory of ``managed-settings.json``: ``$MEMDIR_MANAGED_DIR`` or the platform's."""
+    env = os.environ if env is None else env
+    override = env.get(MANAGED_DIR_ENV)
+    if override:
+        return override
+    if sys.platform == "darwin":
+        return "/Library/Application Support/ClaudeCode"
+    if sys.platform == "win32":
+        return "C:\\Program Files\\ClaudeCode"
+    return "/etc/claude-code"
+
+
+def _read_source(path: Path, source: Source) -> dict[str, object] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path} ({source}) is not UTF-8 text (byte {exc.start}); save it as UTF-8 JSON",
+            rule="settings-encoding",
+            path=str(path),
+        ) from exc
+    except OSError as exc:
+        raise ConfigError(
+            f"{path} ({source}) cannot be read: {exc.strerror}; fix its permissions or remove it",
+            rule="settings-unreadable",
+            path=str(path),
+        ) from exc
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path} ({source}) is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}; "
+            "fix the syntax there (or delete the file to use no settings from it)",
+            rule="settings-json",
+            path=str(path),
+        ) from exc
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"{path} ({source}) must hold a JSON object ({{...}}) at the top level, "
+            f"not a {type(data).__name__}; wrap the settings in braces",
+            rule="settings-json",
+            path=str(path),
+        )
+    section = data.get(MEMDIR_KEY)
+    if section is not None and not isinstance(section, dict):
+        raise ConfigError(
+            f'{path} ({source}): "{MEMDIR_KEY}" must be a JSON object of memdir settings, '
+            f"not a {type(section).__name__}",
+            rule="settings-json",
+            path=str(path),
+        )
+    return data
+
+
+def load_settings(
+    project_root: str | None,
+    *,
+    env: Mapping[str, str] | None = None,
+    flag_settings: str | None = None,
+    managed_dir: str | None = None,
+    disabled_sources: Collection[Source] = (),
+) -> Settings:
+    """Read every settings source that exists.
+
+    ``flag_settings`` is a path given explicitly (``--settings``), so unlike the other sources its
+    absence is an error. Policy and flag settings cannot be disabled: an administrator's policy must
+    not be switchable off by the user it constrains.
+    """
+    env = os.environ if env is None else env
+    refused = set(disabled_sources) - _DISABLEABLE
+    if refused:
+        names = ", ".join(sorted(refused))
+        raise ConfigError(
+            f"settings source(s) {names} cannot be disabled; only projectSettings, localSettings "
+            "and userSettings can",
+            rule="settings-source",
+        )
+
+    candidates: list[tuple[Source, Path]] = [
+        (Source.POLICY, Path(managed_dir or default_managed_dir(env)) / "managed-settings.json"),
+        (Source.USER, Path(config_home(env)) / "settings.json"),
+    ]
+    if project_root is not None:
+        candidates.append((Source.PROJECT, Path(project_root) / ".claude" / "settings.json"))
+        candidates.append((Source.LOCAL, Path(project_root) / ".claude" / "settings.local.json"))
+
+    values: dict[Source, Mapping[str, object]] = {}
+    for source, path in candidates:
+        if source in disabled_sources:
+            continue
+        data = _read_source(path, source)
+        if data is not None:
+            values[source] = data
+    if flag_settings is not None:
+        flag_path = Path(flag_settings)
+        data = _read_source(flag_path, Source.FLAG)
+        if data is None:
+            raise ConfigError(
+                f"settings file {flag_settings} given on the command line does not exist; check the path",
+                rule="settings-missing",
+                path=flag_settings,
+            )
+        values[Source.FLAG] = data
+    return Settings(values=values)

@@ -1,0 +1,121 @@
+"""``memdir path | init | prompt | recall | doctor``: what memdir resolves, shows and surfaces."""
+
+from __future__ import annotations
+
+import click
+
+from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.doctor import check_memory_dir
+from memdir.recall.recaller import Recaller
+from memdir.session_context import MemorySession
+from memdir.store.files import ensure_dir
+
+__all__ = ["doctor", "init", "path", "prompt", "recall"]
+
+
+@cli.command(epilog="\b\nExamples:\n  memdir path\n  memdir --project ~/code/app path --json")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON with every resolved path.")
+@pass_state
+def path(state: CliState, as_json: bool) -> None:
+    """Print the memory directory of the project."""
+    cfg = state.config
+    if as_json:
+        echo_json({
+            "memory_dir": cfg.memory_dir,
+            "entrypoint": state.memory_dir.entrypoint,
+            "team_dir": cfg.team_dir,
+            "project_root": cfg.project_root,
+            "transcripts_dir": cfg.transcripts_dir,
+            "enabled": cfg.enabled,
+            "disabled_reason": cfg.disabled_reason,
+            "team_enabled": cfg.team_enabled,
+        })
+        return
+    click.echo(cfg.memory_dir)
+
+
+@cli.command(epilog="\b\nExamples:\n  memdir init")
+@pass_state
+def init(state: CliState) -> None:
+    """Create the memory directory (mode 0700) if it does not exist."""
+    cfg = state.config
+    ensure_dir(cfg.memory_dir)
+    if cfg.team_enabled:
+        ensure_dir(cfg.team_dir)
+    click.echo(cfg.memory_dir)
+    if not cfg.enabled:
+        click.echo(f"note: auto memory is disabled ({cfg.disabled_reason})", err=True)
+
+
+@cli.command(epilog="\b\nExamples:\n  memdir prompt\n  memdir prompt --json")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the system section and the user context.")
+@pass_state
+def prompt(state: CliState, as_json: bool) -> None:
+    """Print the memory section of the system prompt and the index block an agent receives."""
+    session = MemorySession(state.config, memory_dir=state.memory_dir)
+    section = session.system_prompt_section()
+    context = session.user_context()
+    if as_json:
+        echo_json({"enabled": state.config.enabled, "system": section, "user_context": context})
+        return
+    if section is None:
+        raise click.ClickException(f"auto memory is disabled ({state.config.disabled_reason})")
+    click.echo(section)
+    if context:
+        click.echo(context)
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir recall "how do we run the integration tests?"
+  memdir recall "deploy the api" --recent-tool Bash --json
+"""
+)
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--recent-tool", "recent_tools", multiple=True, help="A tool used in this turn (repeatable).")
+@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True, help="At most this many memories.")
+@pass_state
+def recall(state: CliState, query: str, as_json: bool, recent_tools: tuple[str, ...], limit: int) -> None:
+    """Show the memories recall would surface for a user message, exactly as an agent receives them."""
+    recaller = Recaller(state.memory_dir, limit=limit)
+    result = recaller.recall(query, recent_tools=recent_tools)
+    if as_json:
+        echo_json({
+            "selector": result.selector,
+            "skipped": result.skipped,
+            "memories": [
+                {"file": m.file, "path": m.path, "header": m.header, "content": m.content, "truncated": m.truncated}
+                for m in result.memories
+            ],
+            "reminders": list(result.reminders),
+        })
+        return
+    if result.skipped:
+        click.echo(f"recall skipped: {result.skipped}", err=True)
+    elif not result.reminders:
+        click.echo("no relevant memories", err=True)
+    for reminder in result.reminders:
+        click.echo(reminder)
+
+
+@cli.command(epilog="\b\nExamples:\n  memdir doctor\n  memdir doctor --fix --json")
+@click.option("--fix", is_flag=True, help="Repair MEMORY.md: add missing lines, drop lines to missing files.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def doctor(state: CliState, fix: bool, as_json: bool) -> None:
+    """Check every memory file and index; exit 1 when problems remain."""
+    report = check_memory_dir(state.memory_dir, fix=fix)
+    if as_json:
+        echo_json({"ok": report.ok, "problems": [p.as_json() for p in report.problems], "fixed": list(report.fixed)})
+    else:
+        for index in report.fixed:
+            click.echo(f"fixed {index}")
+        for p in report.problems:
+            where = f"{p.file}:{p.line}" if p.line else p.file
+            click.echo(f"{where}: [{p.rule}] {p.message}")
+        if report.ok:
+            click.echo(f"ok: {state.memory_dir.root}")
+    if not report.ok:
+        raise SystemExit(1)

@@ -1,0 +1,70 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from memdir.cli import cli
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", raising=False)
+    mem = tmp_path / "mem"
+
+    def invoke(*args, input=None):
+        return CliRunner().invoke(cli, ["--memory-dir", str(mem), *args], input=input, catch_exceptions=False)
+
+    invoke.mem = mem
+    return invoke
+
+
+def test_add_prints_the_path_and_list_shows_it(run):
+    result = run("add", "--type", "feedback", "--name", "Real DB", "--description", "Tests hit a real DB",
+                 "--body", "Never mock it.")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == str(run.mem / "feedback_real_db.md")
+    listed = json.loads(run("list", "--json").stdout)
+    assert listed[0]["file"] == "feedback_real_db.md"
+    assert listed[0]["type"] == "feedback"
+    assert set(listed[0]) == {"file", "path", "type", "name", "description", "mtime"}
+
+
+def test_add_reads_the_body_from_stdin(run):
+    run("add", "--type", "user", "--name", "Role", "--description", "Backend lead", "--body", "-",
+        input="Leads payments.\n")
+    assert "Leads payments." in run("show", "user_role.md").stdout
+
+
+def test_add_refuses_to_overwrite_without_force(run):
+    args = ("add", "--type", "user", "--name", "Role", "--description", "Backend lead")
+    assert run(*args).exit_code == 0
+    second = run(*args)
+    assert second.exit_code == 1
+    assert "already exists" in second.stderr and "force" in second.stderr
+    assert run(*args, "--force").exit_code == 0
+
+
+def test_rm_removes_the_file_and_its_index_line(run):
+    run("add", "--type", "user", "--name", "Role", "--description", "Backend lead")
+    result = run("rm", "user_role.md")
+    assert "deleted user_role.md" in result.stdout
+    assert "user_role.md" not in (run.mem / "MEMORY.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["../x.md", "/etc/passwd", "a\\b.md"])
+def test_hostile_names_give_one_clear_line_and_exit_1(run, name):
+    result = run("add", "--type", "user", "--name", "x", "--description", "y", "--file", name)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("memdir: error: ")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_show_of_a_missing_file_is_a_clear_error(run):
+    result = run("show", "nope.md")
+    assert result.exit_code == 1 and "no memory file" in result.stderr
+
+
+def test_every_command_has_an_example_in_its_help(run):
+    for command in ["path", "init", "add", "list", "show", "rm", "prompt", "recall", "doctor"]:
+        assert "Examples:" in CliRunner().invoke(cli, [command, "--help"]).stdout, command

@@ -1,0 +1,60 @@
+from memdir.model.memory import MemoryType
+from memdir.recall.lexical import LexicalIndex, stem, tokenize
+from memdir.recall.selectors import LexicalSelector, SelectionRequest
+from memdir.store.scan import MemoryHeader
+
+
+def header(name, description, type_=MemoryType.PROJECT, body="", mtime=1.0):
+    return MemoryHeader(f"{name}.md", f"/m/{name}.md", mtime, len(body), description, type_, name, body)
+
+
+def test_tokenize_drops_stop_words_stems_and_splits_identifiers():
+    assert tokenize("The tests are testing the testRunner") == ["test", "test", "test", "runner"]
+    assert stem("queries") == "query"
+
+
+def test_the_most_specific_memory_ranks_first():
+    selector = LexicalSelector()
+    headers = [
+        header("db", "Integration tests must hit a real PostgreSQL database"),
+        header("freeze", "Mobile release freeze starts 2026-03-05"),
+        header("role", "User is a backend lead", MemoryType.USER),
+    ]
+    result = selector.select(SelectionRequest("how do I write the integration tests?", headers))
+    assert result.files[0] == "db.md"
+    assert "freeze.md" not in result.files
+    assert result.selector == "offline"
+
+
+def test_a_query_sharing_no_word_selects_nothing():
+    selector = LexicalSelector()
+    result = selector.select(SelectionRequest("bananas and kiwis", [header("db", "Integration tests")]))
+    assert result.files == ()
+
+
+def test_limit_is_respected():
+    headers = [header(f"m{i}", f"deploy notes number {i}") for i in range(10)]
+    result = LexicalSelector().select(SelectionRequest("deploy notes please", headers, limit=3))
+    assert len(result.files) == 3
+
+
+def test_reference_manuals_for_a_tool_in_use_are_skipped_but_warnings_are_kept():
+    headers = [
+        header("bash_manual", "Bash usage reference for the deploy scripts", MemoryType.REFERENCE),
+        header("bash_gotcha", "Warning: Bash deploy scripts must never run as root", MemoryType.REFERENCE),
+    ]
+    result = LexicalSelector().select(SelectionRequest("run the deploy scripts", headers, recent_tools=["Bash"]))
+    assert result.files == ("bash_gotcha.md",)
+
+
+def test_the_index_follows_changes_incrementally():
+    index = LexicalIndex()
+    a = header("a", "alpha topic")
+    index.sync([a])
+    assert set(index.score("alpha")) == {"/m/a.md"}
+    b = header("a", "beta topic", mtime=2.0)
+    index.sync([b])
+    assert index.score("alpha") == {}
+    assert set(index.score("beta")) == {"/m/a.md"}
+    index.sync([])
+    assert len(index) == 0

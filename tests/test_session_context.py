@@ -1,0 +1,48 @@
+from memdir.config import resolve_config
+from memdir.model.memory import Memory, MemoryType
+from memdir.session_context import MemorySession
+
+
+def make_session(tmp_path, **env):
+    project = tmp_path / "proj"
+    project.mkdir(exist_ok=True)
+    environ = {"CLAUDE_CONFIG_DIR": str(tmp_path / "home"), "HOME": str(tmp_path), **env}
+    return MemorySession(resolve_config(str(project), env=environ))
+
+
+def test_the_section_is_built_once_and_rebuilt_after_clear_and_compact(tmp_path):
+    session = make_session(tmp_path)
+    first = session.system_prompt_section()
+    assert first is not None and first is session.system_prompt_section()
+    assert session.user_context() is None
+    session.memory_dir.save(Memory(name="Role", description="Backend lead", type=MemoryType.USER, body=""))
+    assert session.user_context() is None  # cached for the session
+    session.compact()
+    context = session.user_context()
+    assert context is not None and "[Role](user_role.md)" in context
+    session.clear()
+    assert session.system_prompt_section() == first
+
+
+def test_building_the_section_creates_the_directory(tmp_path):
+    session = make_session(tmp_path)
+    session.system_prompt_section()
+    assert (tmp_path / "home" / "projects").is_dir()
+    assert session.memory_dir.as_path().is_dir()
+
+
+def test_disabled_memory_gives_no_section_and_no_recall(tmp_path):
+    session = make_session(tmp_path, CLAUDE_CODE_DISABLE_AUTO_MEMORY="1")
+    assert session.system_prompt_section() is None
+    result = session.recall("what do you remember about me?")
+    assert result.skipped is not None and "disabled" in result.skipped
+
+
+def test_recall_dedups_across_turns_of_one_session(tmp_path):
+    session = make_session(tmp_path)
+    session.memory_dir.save(Memory(name="Freeze", description="Mobile release freeze on 2026-03-05",
+                                   type=MemoryType.PROJECT, body="No API changes."))
+    assert len(session.recall("when is the mobile release freeze?").memories) == 1
+    assert session.recall("tell me about the mobile release freeze").memories == ()
+    session.compact()
+    assert len(session.recall("tell me about the mobile release freeze").memories) == 1

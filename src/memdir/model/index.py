@@ -1,0 +1,331 @@
+"""The MEMORY.md index: one Markdown link line per memory, and the truncation applied on load.
+
+Claude Code never parses index lines; the model writes them by hand. memdir edits them for the
+model, so editing is deliberately line-local: it touches only the lines that link to the file
+at hand and keeps every other line (headings, prose, the user's own notes) byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from memdir.errors import MemoryFormatError
+from memdir.model.text import js_trim, utf16_len, utf16_prefix
+
+__all__ = [
+    "ENTRYPOINT_NAME",
+    "MAX_ENTRYPOINT_BYTES",
+    "MAX_ENTRYPOINT_LINES",
+    "MAX_ENTRY_CHARS",
+    "IndexEntry",
+    "TruncatedIndex",
+    "format_file_size",
+    "parse_entries",
+    "remove_entry",
+    "rename_entry",
+    "truncate_entrypoint_content",
+    "upsert_entry",
+]
+
+ENTRYPOINT_NAME = "MEMORY.md"
+MAX_ENTRYPOINT_LINES = 200
+MAX_ENTRYPOINT_BYTES = 25_000
+MAX_ENTRY_CHARS = 150
+
+_HOOK_SEPARATOR = " \u2014 "
+_ELLIPSIS = "\u2026"
+_BULLET_RE = re.compile(r"[-*+][ \t]+\[")
+_FENCE_RE = re.compile(r" {0,3}(```|~~~)")
+_TITLE_SPECIALS = "\\[]"
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _to_fixed_1(value: float) -> str:
+    """``Number.prototype.toFixed(1)``: rounds the exact binary value, ties away from zero."""
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+def format_file_size(n: int) -> str:
+    """Claude Code's ``formatFileSize``, as it appears in the truncation warning."""
+    kb = n / 1024
+    if kb < 1:
+        return f"{n} bytes"
+    for unit, value in (("KB", kb), ("MB", kb / 1024)):
+        if value < 1024:
+            return _to_fixed_1(value).removesuffix(".0") + unit
+    return _to_fixed_1(kb / 1024 / 1024).removesuffix(".0") + "GB"
+
+
+@dataclass(frozen=True)
+class TruncatedIndex:
+    """The index text as loaded into the prompt, with the original (post-trim) sizes."""
+
+    content: str
+    line_count: int
+    byte_count: int
+    was_line_truncated: bool
+    was_byte_truncated: bool
+
+    @property
+    def was_truncated(self) -> bool:
+        return self.was_line_truncated or self.was_byte_truncated
+
+
+def truncate_entrypoint_content(raw: str) -> TruncatedIndex:
+    """Cap the index at 200 lines and 25,000 UTF-16 units, appending Claude Code's warning.
+
+    Where JS would slice through a surrogate pair, the whole character is dropped instead.
+    """
+    trimmed = js_trim(raw)
+    lines = trimmed.split("\n")
+    line_count = len(lines)
+    byte_count = utf16_len(trimmed)
+    was_line = line_count > MAX_ENTRYPOINT_LINES
+    was_byte = byte_count > MAX_ENTRYPOINT_BYTES
+    if not was_line and not was_byte:
+        return TruncatedIndex(trimmed, line_count, byte_count, False, False)
+
+    out = "\n".join(lines[:MAX_ENTRYPOINT_LINES]) if was_line else trimmed
+    if utf16_len(out) > MAX_ENTRYPOINT_BYTES:
+        cut = utf16_prefix(out, MAX_ENTRYPOINT_BYTES + 1).rfind("\n")
+        out = out[:cut] if cut > 0 else utf16_prefix(out, MAX_ENTRYPOINT_BYTES)
+
+    if was_byte and not was_line:
+        reason = (
+            f"{format_file_size(byte_count)} (limit: {format_file_size(MAX_ENTRYPOINT_BYTES)})"
+            " \u2014 index entries are too long"
+        )
+    elif was_line and not was_byte:
+        reason = f"{line_count} lines (limit: {MAX_ENTRYPOINT_LINES})"
+    else:
+        reason = f"{line_count} lines and {format_file_size(byte_count)}"
+    warning = (
+        f"\n\n> WARNING: {ENTRYPOINT_NAME} is {reason}. Only part of it was loaded. Keep index entries"
+        " to one line under ~200 chars; move detail into topic files."
+    )
+    return TruncatedIndex(out + warning, line_count, byte_count, was_line, was_byte)
+
+
+def _escape(text: str, specials: str) -> str:
+    return "".join("\\" + ch if ch in specials else ch for ch in text)
+
+
+def _unescape(text: str) -> str:
+    """CommonMark backslash escapes: only ASCII punctuation can be escaped."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _ASCII_PUNCTUATION:
+            out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+
+
+def _link_target(file: str) -> str:
+    if any(ch in file for ch in " \t") or file.startswith("<"):
+        return "<" + _escape(file, "\\<>") + ">"
+    return _escape(file, "\\()")
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One index line: a link to a topic file and a short hook saying when it matters."""
+
+    title: str
+    file: str
+    hook: str
+
+    def __post_init__(self) -> None:
+        if not self.file or any(ord(ch) < 0x20 or ch == "\x7f" for ch in self.file):
+            raise MemoryFormatError(
+                f"index entry for {self.file!r}: the file name is empty or holds control characters; "
+                "rule index-entry-file; use a plain relative path such as feedback_testing.md",
+                rule="index-entry-file",
+                path=self.file,
+            )
+
+    def _line(self, title: str, hook: str) -> str:
+        link = f"- [{_escape(_one_line(title), _TITLE_SPECIALS)}]({_link_target(self.file)})"
+        return f"{link}{_HOOK_SEPARATOR}{hook}" if hook else link
+
+    def render(self) -> str:
+        """``- [Title](file) — hook``, shortened with "…" to fit ``MAX_ENTRY_CHARS`` when it can."""
+        title = _one_line(self.title)
+        hook = _one_line(self.hook).strip()
+        line = self._line(title, hook)
+        if utf16_len(line) <= MAX_ENTRY_CHARS:
+            return line
+        bare = self._line(title, "")
+        room = MAX_ENTRY_CHARS - utf16_len(bare) - len(_HOOK_SEPARATOR) - 1
+        if room >= 1:
+            return self._line(title, utf16_prefix(hook, room).rstrip() + _ELLIPSIS)
+        keep = min(len(title), MAX_ENTRY_CHARS)
+        while keep > 1:
+            shortened = self._line(title[:keep].rstrip() + _ELLIPSIS, "")
+            if utf16_len(shortened) <= MAX_ENTRY_CHARS:
+                return shortened
+            keep -= 1
+        return self._line(title[:1] + _ELLIPSIS, "")
+
+
+@dataclass(frozen=True)
+class _ParsedLine:
+    entry: IndexEntry
+    target_start: int
+    target_end: int
+
+
+def _scan_bracketed(line: str, start: int, opener: str, closer: str) -> int:
+    """Index of the ``closer`` that balances the text from ``start``, or -1."""
+    depth = 0
+    i = start
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == opener:
+            depth += 1
+        elif ch == closer:
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return -1
+
+
+def _parse_line(line: str) -> _ParsedLine | None:
+    line = line.removesuffix("\r")
+    bullet = _BULLET_RE.match(line)
+    if bullet is None:
+        return None
+    title_end = _scan_bracketed(line, bullet.end(), "[", "]")
+    if title_end < 0 or line[title_end + 1 : title_end + 2] != "(":
+        return None
+    target_start = title_end + 2
+    if line[target_start : target_start + 1] == "<":
+        close = _scan_bracketed(line, target_start + 1, "<", ">")
+        if close < 0 or line[close + 1 : close + 2] != ")":
+            return None
+        file = _unescape(line[target_start + 1 : close])
+        target_end = close + 1
+    else:
+        target_end = _scan_bracketed(line, target_start, "(", ")")
+        if target_end < 0:
+            return None
+        file = _unescape(line[target_start:target_end])
+        if not file or any(ch in file for ch in " \t"):
+            return None
+    rest = line[target_end + 1 :].strip()
+    for separator in ("\u2014", "\u2013", "-", ":"):
+        if rest.startswith(separator):
+            rest = rest[len(separator) :].strip()
+            break
+    title = _unescape(line[bullet.end() : title_end])
+    try:
+        entry = IndexEntry(title=title, file=file, hook=rest)
+    except MemoryFormatError:
+        return None
+    return _ParsedLine(entry, target_start, target_end)
+
+
+def _scan_lines(lines: list[str]) -> tuple[list[tuple[int, _ParsedLine]], int | None]:
+    """Entry lines outside fenced code blocks (0-based), and where an unclosed fence opens."""
+    found: list[tuple[int, _ParsedLine]] = []
+    fence: str | None = None
+    fence_line: int | None = None
+    for number, line in enumerate(lines):
+        fence_match = _FENCE_RE.match(line)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence, fence_line = marker, number
+            elif marker == fence:
+                fence, fence_line = None, None
+            continue
+        if fence is None:
+            parsed = _parse_line(line)
+            if parsed is not None:
+                found.append((number, parsed))
+    return found, fence_line
+
+
+def _parsed_lines(lines: list[str]) -> list[tuple[int, _ParsedLine]]:
+    return _scan_lines(lines)[0]
+
+
+def parse_entries(index_text: str) -> list[tuple[int, IndexEntry]]:
+    """``(1-based line number, entry)`` for every line of ``index_text`` that is an index entry."""
+    return [(number + 1, parsed.entry) for number, parsed in _parsed_lines(index_text.split("\n"))]
+
+
+def _same_file(a: str, b: str) -> bool:
+    return a.removeprefix("./") == b.removeprefix("./")
+
+
+def _split(index_text: str) -> list[str]:
+    lines = index_text.split("\n")
+    while lines and not lines[-1].strip("\r"):
+        lines.pop()
+    return lines
+
+
+def _join(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def upsert_entry(index_text: str, entry: IndexEntry) -> str:
+    """Replace the first line linking to ``entry.file`` (dropping later ones), else add a line.
+
+    A new line goes right after the last existing entry, or at the end when there is none (but
+    before a code fence left open at the end, where it would not count as an entry).
+    """
+    lines = _split(index_text)
+    crlf = bool(lines) and lines[0].endswith("\r")
+    rendered = entry.render()
+    matches = [n for n, parsed in _parsed_lines(lines) if _same_file(parsed.entry.file, entry.file)]
+    if matches:
+        first = matches[0]
+        lines[first] = rendered + ("\r" if lines[first].endswith("\r") else "")
+        for number in reversed(matches[1:]):
+            del lines[number]
+        return _join(lines)
+    entries, open_fence = _scan_lines(lines)
+    position = len(lines) if open_fence is None else open_fence
+    if entries:
+        position = entries[-1][0] + 1
+    lines.insert(position, rendered + ("\r" if crlf else ""))
+    return _join(lines)
+
+
+def remove_entry(index_text: str, file: str) -> str:
+    """Drop every entry line linking to ``file``; text without such a line comes back unchanged."""
+    lines = index_text.split("\n")
+    doomed = {n for n, parsed in _parsed_lines(lines) if _same_file(parsed.entry.file, file)}
+    if not doomed:
+        return index_text
+    kept = [line for n, line in enumerate(lines) if n not in doomed]
+    return _join(_split("\n".join(kept)))
+
+
+def rename_entry(index_text: str, old_file: str, new_file: str) -> str:
+    """Point every entry linking to ``old_file`` at ``new_file``, keeping its title and hook as typed."""
+    IndexEntry(title="", file=new_file, hook="")
+    lines = index_text.split("\n")
+    changed = False
+    for number, parsed in _parsed_lines(lines):
+        if _same_file(parsed.entry.file, old_file):
+            line = lines[number]
+            lines[number] = line[: parsed.target_start] + _link_target(new_file) + line[parsed.target_end :]
+            changed = True
+    return "\n".join(lines) if changed else index_text

@@ -9,7 +9,7 @@ def header(name, description, type_=MemoryType.PROJECT, body="", mtime=1.0):
 
 
 def test_tokenize_drops_stop_words_stems_and_splits_identifiers():
-    assert tokenize("The tests are testing the testRunner") == ["test", "test", "test", "runner"]
+    assert tokenize("The tests are testing the testRunner") == ["test", "test", "test", "run"]
     assert stem("queries") == "query"
 
 

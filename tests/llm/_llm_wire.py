@@ -50,7 +50,7 @@ class WireServer:
         self._release = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -91,7 +91,9 @@ class WireServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                wire.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                wire.requests.append(
+                    Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                )
                 canned = (
                     wire._queue.popleft()
                     if wire._queue

@@ -84,7 +84,7 @@ def test_the_switch_works_as_a_call_and_as_a_context_manager(monkeypatch: pytest
 
 def test_the_suite_runs_with_real_model_calls_forbidden() -> None:
     assert model_calls_forbidden()
-    with pytest.raises(ModelCallsForbidden, match="scripted:PATH.json"):
+    with pytest.raises(ModelCallsForbidden, match=r"scripted:PATH\.json"):
         check_model_call_allowed("anthropic:claude-sonnet-4-6", "https://api.anthropic.com")
     check_model_call_allowed("openai:local", "http://127.0.0.1:8080/v1")
 

@@ -63,7 +63,7 @@ def test_the_spec_comes_from_the_option_then_the_env_then_settings() -> None:
     assert resolve_model_spec(None, env=env, settings_value="x:y") == "openai:gpt-4o-mini"
     assert resolve_model_spec("", env={"MEMDIR_MODEL": " "}, settings_value="x:y") == "x:y"
     assert resolve_model_spec(None, env={}) is None
-    with pytest.raises(ConfigError, match="memdir.model"):
+    with pytest.raises(ConfigError, match=r"memdir\.model"):
         resolve_model_spec(None, env={}, settings_value=["anthropic:x"])
 
 
@@ -95,7 +95,10 @@ def test_an_openai_compatible_local_server_needs_no_key() -> None:
     ("spec", "env"),
     [
         ("anthropic:claude-sonnet-4-6", {"ANTHROPIC_API_KEY": "sk-ant-test"}),
-        ("openai:gpt-4o-mini", {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": "https://llm.example.com/v1"}),
+        (
+            "openai:gpt-4o-mini",
+            {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": "https://llm.example.com/v1"},
+        ),
     ],
 )
 def test_calls_to_a_hosted_provider_are_blocked_in_the_test_suite(spec: str, env: dict[str, str]) -> None:
@@ -123,7 +126,9 @@ except ModelUnavailable as exc:
 else:
     raise SystemExit("no error")
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert f"pip install 'memdir[{extra}]'" in done.stdout
 
@@ -133,5 +138,7 @@ def test_importing_the_model_layer_loads_no_vendor_sdk() -> None:
         "import sys, memdir.llm; "
         "print([m for m in sys.modules if m.split('.')[0] in ('anthropic', 'openai', 'httpx', 'httpx2')])"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
     assert done.stdout.strip() == "[]"

@@ -81,7 +81,11 @@ def test_json_answers_are_checked_against_the_requested_schema() -> None:
 
 def test_scripted_errors_raise_the_same_exceptions_as_real_providers() -> None:
     model = ScriptedModel(
-        [{"error": "timeout"}, {"error": "http", "status": 529, "message": "Overloaded"}, {"error": "garbage"}]
+        [
+            {"error": "timeout"},
+            {"error": "http", "status": 529, "message": "Overloaded"},
+            {"error": "garbage"},
+        ]
     )
     with pytest.raises(ModelTimeout):
         model.complete(ask("a"))

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import pytest
 
+import memdir.llm
 from memdir.errors import ConfigError, ModelCallsForbidden, ModelUnavailable
 from memdir.llm import (
     ChatModel,
@@ -15,6 +16,7 @@ from memdir.llm import (
     ScriptedModel,
     load_model,
     register_provider,
+    registry,
     resolve_model_spec,
 )
 from memdir.llm.anthropic import AnthropicModel
@@ -35,7 +37,8 @@ def test_a_spec_without_provider_and_model_is_refused(spec: str) -> None:
         load_model(spec, env={})
 
 
-def test_a_registered_provider_is_used_for_its_prefix() -> None:
+def test_a_registered_provider_is_used_for_its_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_providers", dict(registry._providers))
     seen: list[tuple[str, Mapping[str, str]]] = []
 
     def factory(rest: str, env: Mapping[str, str]) -> ChatModel:
@@ -142,3 +145,28 @@ def test_importing_the_model_layer_loads_no_vendor_sdk() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_public_surface_of_the_model_layer_is_pinned() -> None:
+    assert sorted(memdir.llm.__all__) == sorted(
+        [
+            "FORBID_ENV_VAR",
+            "MODEL_ENV_VAR",
+            "SETTINGS_KEY",
+            "ChatModel",
+            "ChatRequest",
+            "Completion",
+            "Message",
+            "ScriptedModel",
+            "ToolCall",
+            "ToolResult",
+            "ToolSpec",
+            "Usage",
+            "forbid_real_model_calls",
+            "load_model",
+            "model_calls_forbidden",
+            "register_provider",
+            "resolve_model_spec",
+            "validate_json_output",
+        ]
+    )

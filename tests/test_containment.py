@@ -133,9 +133,7 @@ def test_contain_refuses_a_root_that_is_a_dangling_symlink(tmp_path: Path) -> No
 def test_realpath_deepest_existing_reattaches_the_missing_tail(root: Path) -> None:
     assert realpath_deepest_existing(str(root / "inlink" / "a" / "b.md")) == str(root / "sub" / "a" / "b.md")
     assert realpath_deepest_existing(str(root / "out" / "n.md")) == str(root.parent / "outside" / "n.md")
-    assert realpath_deepest_existing(str(root / "sub" / "note.md" / "x")) == str(
-        root / "sub" / "note.md" / "x"
-    )
+    assert realpath_deepest_existing(str(root / "sub" / "note.md" / "x")) == str(root / "sub" / "note.md" / "x")
 
 
 def test_realpath_deepest_existing_fails_closed(root: Path) -> None:
@@ -207,9 +205,7 @@ _CANDIDATES = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(candidate=_CANDIDATES, absolute=st.booleans())
-def test_contain_never_returns_a_path_that_really_leaves_the_root(
-    tree: Path, candidate: str, absolute: bool
-) -> None:
+def test_contain_never_returns_a_path_that_really_leaves_the_root(tree: Path, candidate: str, absolute: bool) -> None:
     if absolute and not candidate.startswith("/"):
         candidate = str(tree) + "/" + candidate
     try:

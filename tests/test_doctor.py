@@ -7,7 +7,7 @@ def build_bad_store(tmp_path):
     mem = tmp_path / "mem"
     store = MemoryDir(mem)
     store.save(Memory(name="Good", description="A healthy memory", type=MemoryType.USER, body="fine"))
-    (mem / "yaml.md").write_text("---\nname: [unclosed\ndescription: {also: [bad\n---\nbody", encoding="utf-8")
+    (mem / "yaml.md").write_text('---\nname: "unterminated\ndescription: y\n---\nbody', encoding="utf-8")
     (mem / "nofront.md").write_text("just text\n", encoding="utf-8")
     (mem / "unknown_type.md").write_text("---\nname: x\ndescription: y\ntype: note\n---\n", encoding="utf-8")
     (mem / "missing.md").write_text("---\ntype: user\n---\nbody\n", encoding="utf-8")
@@ -46,11 +46,17 @@ def test_doctor_names_each_bad_file_and_its_rule(tmp_path):
 
 def test_doctor_fix_never_touches_memory_files(tmp_path):
     store = build_bad_store(tmp_path)
-    snapshot = {p.name: p.read_bytes() for p in (tmp_path / "mem").iterdir()
-                if p.is_file() and not p.is_symlink() and p.name not in ("MEMORY.md", "huge.md")}
+    snapshot = {
+        p.name: p.read_bytes()
+        for p in (tmp_path / "mem").iterdir()
+        if p.is_file() and not p.is_symlink() and p.name not in ("MEMORY.md", "huge.md")
+    }
     check_memory_dir(store, fix=True)
-    after = {p.name: p.read_bytes() for p in (tmp_path / "mem").iterdir()
-             if p.is_file() and not p.is_symlink() and p.name not in ("MEMORY.md", "huge.md")}
+    after = {
+        p.name: p.read_bytes()
+        for p in (tmp_path / "mem").iterdir()
+        if p.is_file() and not p.is_symlink() and p.name not in ("MEMORY.md", "huge.md")
+    }
     assert after == snapshot
 
 

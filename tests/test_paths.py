@@ -152,9 +152,7 @@ def test_remote_memory_dir_moves_memory_but_not_projects() -> None:
         (None, True, None),
     ],
 )
-def test_validate_memory_path_matches_reference_vectors(
-    raw: str | None, expand: bool, expected: str | None
-) -> None:
+def test_validate_memory_path_matches_reference_vectors(raw: str | None, expand: bool, expected: str | None) -> None:
     assert validate_memory_path(raw, expand_tilde=expand, home="/home/u") == expected
 
 
@@ -169,9 +167,7 @@ ALICE = {"HOME": "/home/alice"}
 def test_default_auto_memory_dir_matches_reference_vector() -> None:
     auto = auto_mem_path("/home/alice/code/my_app", settings=Settings.empty(), env=ALICE)
     assert auto == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/"
-    assert (
-        auto_mem_entrypoint(auto) == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/MEMORY.md"
-    )
+    assert auto_mem_entrypoint(auto) == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/MEMORY.md"
     assert team_mem_path(auto) == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/team/"
 
 
@@ -190,9 +186,7 @@ def test_override_env_wins_and_is_not_tilde_expanded() -> None:
 
 
 def test_trusted_setting_is_used_with_tilde_expansion() -> None:
-    settings = Settings(
-        {Source.LOCAL: {"autoMemoryDirectory": "~/mem"}, Source.USER: {"autoMemoryDirectory": "/u"}}
-    )
+    settings = Settings({Source.LOCAL: {"autoMemoryDirectory": "~/mem"}, Source.USER: {"autoMemoryDirectory": "/u"}})
     assert auto_mem_path("/p/q", settings=settings, env=ALICE) == "/home/alice/mem/"
 
 
@@ -232,9 +226,7 @@ def test_is_auto_mem_path_is_a_prefix_test_against_the_trailing_separator() -> N
     assert not is_auto_mem_path("/home/alice/.claude/projects/-p/memory/../x.md", auto)
 
 
-def _make_worktree(
-    tmp_path: Path, *, back_link: str | None = None, commondir: str = "../.."
-) -> tuple[Path, Path]:
+def _make_worktree(tmp_path: Path, *, back_link: str | None = None, commondir: str = "../..") -> tuple[Path, Path]:
     main = tmp_path / "home" / "alice" / "code" / "my_app"
     worktree = tmp_path / "wt" / "feature"
     meta = main / ".git" / "worktrees" / "feature"
@@ -356,14 +348,10 @@ def test_remote_mode_needs_a_remote_memory_dir() -> None:
 
 
 def test_project_settings_can_opt_a_project_out() -> None:
-    settings = Settings(
-        {Source.USER: {"autoMemoryEnabled": True}, Source.PROJECT: {"autoMemoryEnabled": False}}
-    )
+    settings = Settings({Source.USER: {"autoMemoryEnabled": True}, Source.PROJECT: {"autoMemoryEnabled": False}})
     assert not is_auto_memory_enabled(settings, {})
     assert "projectSettings" in (auto_memory_disabled_reason(settings, {}) or "")
-    settings = Settings(
-        {Source.LOCAL: {"autoMemoryEnabled": True}, Source.PROJECT: {"autoMemoryEnabled": False}}
-    )
+    settings = Settings({Source.LOCAL: {"autoMemoryEnabled": True}, Source.PROJECT: {"autoMemoryEnabled": False}})
     assert is_auto_memory_enabled(settings, {})
 
 

@@ -59,7 +59,7 @@ def test_the_combined_team_variant_names_both_directories_and_scopes():
     assert "## Memory scope" in text and "<scope>" in text
     assert "`/m/team/`" in text
     assert "credential" in text
-    assert 'path `/m/` and glob `*.md`' in text  # searching uses the private directory
+    assert "path `/m/` and glob `*.md`" in text  # searching uses the private directory
     check_snapshot("prompt_team.md", text)
 
 
@@ -72,7 +72,9 @@ def test_extra_guidelines_come_from_the_env_and_are_appended_before_searching():
 
 
 def test_searching_can_be_switched_off_and_shown_as_shell_commands():
-    assert "Searching past context" not in build_memory_prompt(PromptConfig(memory_dir="/m/", search_past_context=False))
+    assert "Searching past context" not in build_memory_prompt(
+        PromptConfig(memory_dir="/m/", search_past_context=False)
+    )
     shell = build_memory_prompt(PromptConfig(memory_dir="/m/", transcripts_dir="/t/", shell_search=True))
     assert 'grep -rn "<search term>" /m/ --include="*.md"' in shell
     assert 'grep -rn "<search term>" /t/ --include="*.jsonl"' in shell
@@ -84,8 +86,10 @@ def test_the_index_block_strips_frontmatter_and_comments_and_truncates():
     assert block is not None
     assert block.startswith("Contents of /m/MEMORY.md (user's auto-memory, persists across conversations):\n\n- [T0]")
     assert "private note" not in block
-    assert block.endswith("> WARNING: MEMORY.md is 250 lines (limit: 200). Only part of it was loaded. Keep index "
-                          "entries to one line under ~200 chars; move detail into topic files.")
+    assert block.endswith(
+        "> WARNING: MEMORY.md is 250 lines (limit: 200). Only part of it was loaded. Keep index "
+        "entries to one line under ~200 chars; move detail into topic files."
+    )
 
 
 def test_an_empty_index_gives_no_block_and_team_content_is_wrapped():
@@ -103,6 +107,7 @@ def test_user_context_wraps_blocks_in_a_system_reminder(blocks):
         assert rendered is None
     else:
         assert rendered is not None
-        assert rendered.startswith("<system-reminder>\nAs you answer the user's questions, you can use the following "
-                                   "context:\n# claudeMd\n")
+        assert rendered.startswith(
+            "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n"
+        )
         assert rendered.endswith("</system-reminder>")

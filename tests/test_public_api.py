@@ -8,11 +8,35 @@ SRC = pathlib.Path(memdir.__file__).parent
 
 def test_the_public_surface_is_pinned():
     assert sorted(memdir.__all__) == [
-        "ConfigError", "DeleteResult", "LexicalSelector", "LockTimeout", "MemdirError", "Memory", "MemoryConfig",
-        "MemoryDir", "MemoryDisabled", "MemoryExists", "MemoryFormatError", "MemoryHeader", "MemoryNotFound",
-        "MemoryRecord", "MemorySession", "MemoryType", "ModelError", "RecallResult", "RecallState", "Recaller",
-        "SaveResult", "SecretDetected", "Selection", "SelectionRequest", "Selector", "SurfacedMemory",
-        "UnsafePathError", "open_memory_dir", "resolve_config",
+        "ConfigError",
+        "DeleteResult",
+        "LexicalSelector",
+        "LockTimeout",
+        "MemdirError",
+        "Memory",
+        "MemoryConfig",
+        "MemoryDir",
+        "MemoryDisabled",
+        "MemoryExists",
+        "MemoryFormatError",
+        "MemoryHeader",
+        "MemoryNotFound",
+        "MemoryRecord",
+        "MemorySession",
+        "MemoryType",
+        "ModelError",
+        "RecallResult",
+        "RecallState",
+        "Recaller",
+        "SaveResult",
+        "SecretDetected",
+        "Selection",
+        "SelectionRequest",
+        "Selector",
+        "SurfacedMemory",
+        "UnsafePathError",
+        "open_memory_dir",
+        "resolve_config",
     ]
     for name in memdir.__all__:
         assert hasattr(memdir, name)
@@ -43,8 +67,15 @@ def test_dependency_direction_model_then_store_then_features():
             if rel[0] == "store":
                 assert target in ("model", "store", "errors", "paths", "containment"), f"{path} imports {module}"
             if rel[0] == "server":
-                assert module.startswith(("memdir.server", "memdir.team.protocol", "memdir.team.secrets",
-                                          "memdir.model.keys", "memdir.errors")), f"{path} imports {module}"
+                assert module.startswith(
+                    (
+                        "memdir.server",
+                        "memdir.team.protocol",
+                        "memdir.team.secrets",
+                        "memdir.model.keys",
+                        "memdir.errors",
+                    )
+                ), f"{path} imports {module}"
 
 
 def test_every_module_declares_all():

@@ -40,8 +40,14 @@ def test_disabled_memory_gives_no_section_and_no_recall(tmp_path):
 
 def test_recall_dedups_across_turns_of_one_session(tmp_path):
     session = make_session(tmp_path)
-    session.memory_dir.save(Memory(name="Freeze", description="Mobile release freeze on 2026-03-05",
-                                   type=MemoryType.PROJECT, body="No API changes."))
+    session.memory_dir.save(
+        Memory(
+            name="Freeze",
+            description="Mobile release freeze on 2026-03-05",
+            type=MemoryType.PROJECT,
+            body="No API changes.",
+        )
+    )
     assert len(session.recall("when is the mobile release freeze?").memories) == 1
     assert session.recall("tell me about the mobile release freeze").memories == ()
     session.compact()

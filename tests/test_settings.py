@@ -116,9 +116,7 @@ def test_empty_settings_file_counts_as_an_empty_object(layout: dict[str, Path]) 
 
 def test_missing_flag_settings_file_is_an_error(layout: dict[str, Path]) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
-        load_settings(
-            None, env=_env(layout), flag_settings=str(layout["flag"]), managed_dir=str(layout["managed"])
-        )
+        load_settings(None, env=_env(layout), flag_settings=str(layout["flag"]), managed_dir=str(layout["managed"]))
 
 
 def test_disabled_sources_are_not_read(layout: dict[str, Path]) -> None:

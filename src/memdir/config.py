@@ -32,7 +32,7 @@ from memdir.settings import Settings, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.scan import MAX_MEMORY_FILES
 
-__all__ = ["MemoryConfig", "SETTINGS_KEYS", "open_memory_dir", "resolve_config", "team_secret_guard"]
+__all__ = ["SETTINGS_KEYS", "MemoryConfig", "open_memory_dir", "resolve_config", "team_secret_guard"]
 
 # memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
 SETTINGS_KEYS: Mapping[str, object] = {
@@ -151,5 +151,8 @@ def team_secret_guard(rel: str, content: str) -> None:
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
     return MemoryDir(
-        config.memory_dir, lock_timeout=lock_timeout, scan_cap=config.scan_cap, write_guards=(team_secret_guard,)
+        config.memory_dir,
+        lock_timeout=lock_timeout,
+        scan_cap=config.scan_cap,
+        write_guards=(team_secret_guard,),
     )

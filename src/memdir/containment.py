@@ -146,9 +146,7 @@ def realpath_deepest_existing(path: str) -> str:
                     path=current,
                 ) from exc
         except ValueError as exc:
-            raise UnsafePathError(
-                f"cannot verify {current!r}: {exc}", rule="cannot-verify", path=current
-            ) from exc
+            raise UnsafePathError(f"cannot verify {current!r}: {exc}", rule="cannot-verify", path=current) from exc
         else:
             return join_lexical(real, *reversed(tail)) if tail else real
         tail.append(current[len(parent) :].lstrip(SEP))
@@ -188,9 +186,7 @@ def _check_real(root: str, resolved: str, candidate: str, error: type[UnsafePath
 
 
 def _reject(candidate: str, rule: str, why: str, fix: str) -> UnsafePathError:
-    return UnsafePathError(
-        f"refusing path {candidate!r}: {why} (rule: {rule}); {fix}", rule=rule, path=candidate
-    )
+    return UnsafePathError(f"refusing path {candidate!r}: {why} (rule: {rule}); {fix}", rule=rule, path=candidate)
 
 
 def contain(root: str, candidate: str, *, allow_absolute: bool = False) -> str:

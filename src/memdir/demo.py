@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tempfile
 import textwrap
 
@@ -18,7 +17,7 @@ __all__ = ["main"]
 
 MEMORIES = [
     Memory(
-        name="User role",
+        name="Role and expertise",
         description="Backend lead on the payments team; reviews more than writes; deep Postgres knowledge",
         type=MemoryType.USER,
         body="Maya leads the payments backend. Prefers short review-style answers and knows PostgreSQL well,\n"
@@ -59,8 +58,8 @@ MEMORIES = [
 
 QUERIES = [
     "Can you write integration tests for the refund endpoint?",
-    "I want to change the payment API response format next week",
     "where do we track the bugs for the payment pipeline?",
+    "I want to change the payment API response format next week",
 ]
 
 
@@ -93,15 +92,14 @@ def main() -> None:
 
         for number, query in enumerate(QUERIES, start=4):
             _rule(f"{number}. Recall for the user message: {query!r}")
-            result = session.recall(query)
-            print(f"selector: {result.selector}; surfaced: {[m.file for m in result.memories]}\n")
-            for reminder in result.reminders:
+            recalled = session.recall(query)
+            print(f"selector: {recalled.selector}; surfaced: {[m.file for m in recalled.memories]}\n")
+            for reminder in recalled.reminders:
                 print(reminder)
                 print()
-            if not result.reminders:
+            if not recalled.reminders:
                 print("(nothing new to surface)")
-    return None
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -13,7 +13,14 @@ import re
 from dataclasses import asdict, dataclass
 
 from memdir.errors import MemdirError
-from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, parse_entries, remove_entry, truncate_entrypoint_content, upsert_entry
+from memdir.model.index import (
+    ENTRYPOINT_NAME,
+    IndexEntry,
+    parse_entries,
+    remove_entry,
+    truncate_entrypoint_content,
+    upsert_entry,
+)
 from memdir.model.memory import Memory, decode_memory_bytes
 from memdir.store.files import MAX_MEMORY_FILE_BYTES
 from memdir.store.memdir import MemoryDir
@@ -94,22 +101,46 @@ def _line_of_offset(data: bytes, exc: MemdirError) -> int | None:
 def _check_frontmatter(rel: str, text: str) -> list[Problem]:
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     if not _FRONTMATTER_OPEN.match(text):
-        return [Problem(rel, 1, "no-frontmatter", f"{rel} has no frontmatter; recall cannot describe it. "
-                        "Start the file with ---, name:, description:, type:, ---")]
+        return [
+            Problem(
+                rel,
+                1,
+                "no-frontmatter",
+                f"{rel} has no frontmatter; recall cannot describe it. "
+                "Start the file with ---, name:, description:, type:, ---",
+            )
+        ]
     block = _FRONTMATTER_BLOCK.match(text)
     if block is None:
         return [Problem(rel, 1, "unclosed-frontmatter", f"{rel}: the frontmatter block is never closed with ---")]
     closing_line = text[: block.end()].rstrip("\n").count("\n") + 1
     problems: list[Problem] = []
     if closing_line > HEADER_LINES:
-        problems.append(Problem(rel, closing_line, "frontmatter-too-long",
-                                f"{rel}: the frontmatter closes on line {closing_line}; only the first "
-                                f"{HEADER_LINES} lines are scanned, so recall sees no description. Shorten it"))
+        problems.append(
+            Problem(
+                rel,
+                closing_line,
+                "frontmatter-too-long",
+                f"{rel}: the frontmatter closes on line {closing_line}; only the first "
+                f"{HEADER_LINES} lines are scanned, so recall sees no description. Shorten it",
+            )
+        )
     memory = Memory.parse(text)
-    if block.group(1).strip() and memory.name is None and memory.description is None and memory.type is None \
-            and not memory.extra:
-        problems.append(Problem(rel, 2, "yaml", f"{rel}: the frontmatter is not valid YAML; quote values that "
-                                "contain ': ', '#', braces or brackets"))
+    if (
+        block.group(1).strip()
+        and memory.name is None
+        and memory.description is None
+        and memory.type is None
+        and not memory.extra
+    ):
+        problems.append(
+            Problem(
+                rel,
+                2,
+                "yaml",
+                f"{rel}: the frontmatter is not valid YAML; quote values that contain ': ', '#', braces or brackets",
+            )
+        )
         return problems
     for rule, message in memory.problems():
         problems.append(Problem(rel, None, rule, f"{rel}: {message}"))
@@ -124,7 +155,9 @@ def _indexed_by(rel: str, base: str) -> bool:
     return top not in ("team", "logs")
 
 
-def _check_index(memory_dir: MemoryDir, index_rel: str, memories: dict[str, Memory], fix: bool) -> tuple[list[Problem], list[str]]:
+def _check_index(
+    memory_dir: MemoryDir, index_rel: str, memories: dict[str, Memory], fix: bool
+) -> tuple[list[Problem], list[str]]:
     """Problems of one MEMORY.md against the topic files it should list (relative to its folder)."""
     index_path = os.path.join(memory_dir.root, index_rel)
     base = os.path.dirname(index_rel)
@@ -133,10 +166,16 @@ def _check_index(memory_dir: MemoryDir, index_rel: str, memories: dict[str, Memo
     fixed: list[str] = []
     truncated = truncate_entrypoint_content(text)
     if truncated.was_truncated:
-        problems.append(Problem(index_rel, None, "index-truncated",
-                                f"{index_rel} is {truncated.line_count} lines / {truncated.byte_count} characters; only "
-                                "the first 200 lines and 25,000 characters are loaded. Shorten entries or move detail "
-                                "into topic files"))
+        problems.append(
+            Problem(
+                index_rel,
+                None,
+                "index-truncated",
+                f"{index_rel} is {truncated.line_count} lines / {truncated.byte_count} characters; only "
+                "the first 200 lines and 25,000 characters are loaded. Shorten entries or move detail "
+                "into topic files",
+            )
+        )
     listed: set[str] = set()
     dangling: list[str] = []
     for line_number, entry in parse_entries(text):
@@ -144,8 +183,14 @@ def _check_index(memory_dir: MemoryDir, index_rel: str, memories: dict[str, Memo
         listed.add(target)
         full = f"{base}/{target}" if base else target
         if full not in memories and not os.path.exists(os.path.join(memory_dir.root, full)):
-            problems.append(Problem(index_rel, line_number, "index-dangling",
-                                    f"{index_rel} line {line_number} points to {target}, which does not exist"))
+            problems.append(
+                Problem(
+                    index_rel,
+                    line_number,
+                    "index-dangling",
+                    f"{index_rel} line {line_number} points to {target}, which does not exist",
+                )
+            )
             dangling.append(target)
     missing = []
     for rel, memory in memories.items():
@@ -156,6 +201,7 @@ def _check_index(memory_dir: MemoryDir, index_rel: str, memories: dict[str, Memo
             problems.append(Problem(rel, None, "index-missing", f"{rel} is not listed in {index_rel}"))
             missing.append((target, memory))
     if fix and (dangling or missing):
+
         def change(current: str) -> str:
             for target in dangling:
                 current = remove_entry(current, target)

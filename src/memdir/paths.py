@@ -218,9 +218,7 @@ def resolve_canonical_root(git_root: str) -> str:
         if not content.startswith("gitdir:"):
             return git_root
         worktree_git_dir = resolve_lexical(git_root, js_trim(content[len("gitdir:") :]))
-        common_dir = resolve_lexical(
-            worktree_git_dir, _read_trimmed(join_lexical(worktree_git_dir, "commondir"))
-        )
+        common_dir = resolve_lexical(worktree_git_dir, _read_trimmed(join_lexical(worktree_git_dir, "commondir")))
         if resolve_lexical(dirname_lexical(worktree_git_dir)) != join_lexical(common_dir, "worktrees"):
             return git_root
         back_link = os.path.realpath(_read_trimmed(join_lexical(worktree_git_dir, "gitdir")), strict=True)
@@ -335,9 +333,7 @@ def auto_memory_disabled_reason(settings: Settings, env: Mapping[str, str] | Non
         return None
     source = settings.origin("autoMemoryEnabled")
     if not isinstance(enabled, bool):
-        raise ConfigError(
-            f"autoMemoryEnabled in {source} must be true or false, not {enabled!r}", rule="settings-type"
-        )
+        raise ConfigError(f"autoMemoryEnabled in {source} must be true or false, not {enabled!r}", rule="settings-type")
     if not enabled:
         return f'"autoMemoryEnabled": false in {source}; remove it or set it to true'
     return None

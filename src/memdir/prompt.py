@@ -123,8 +123,7 @@ _CONTEXT_PREFIX = (
     "over your default behaviour."
 )
 _CONTEXT_SUFFIX = (
-    "This context may or may not matter for the task at hand. Use it where it applies and do not "
-    "mention it otherwise."
+    "This context may or may not matter for the task at hand. Use it where it applies and do not mention it otherwise."
 )
 
 
@@ -137,4 +136,3 @@ def render_user_context(blocks: Sequence[str]) -> str | None:
         "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n"
         f"# claudeMd\n{body}\n\n{_CONTEXT_SUFFIX}\n</system-reminder>"
     )
-

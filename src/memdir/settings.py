@@ -208,8 +208,7 @@ def load_settings(
     if refused:
         names = ", ".join(sorted(refused))
         raise ConfigError(
-            f"settings source(s) {names} cannot be disabled; only projectSettings, localSettings "
-            "and userSettings can",
+            f"settings source(s) {names} cannot be disabled; only projectSettings, localSettings and userSettings can",
             rule="settings-source",
         )
 

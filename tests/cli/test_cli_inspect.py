@@ -43,7 +43,15 @@ def test_prompt_reports_disabled_memory(run, monkeypatch):
 
 
 def test_recall_json_has_the_documented_shape(run):
-    run("add", "--type", "feedback", "--name", "Real DB", "--description", "Integration tests hit a real database")
+    run(
+        "add",
+        "--type",
+        "feedback",
+        "--name",
+        "Real DB",
+        "--description",
+        "Integration tests hit a real database",
+    )
     data = json.loads(run("recall", "how do the integration tests work?", "--json").stdout)
     assert data["selector"] == "offline"
     (memory,) = data["memories"]
@@ -61,8 +69,9 @@ def test_doctor_lists_problems_and_fix_repairs_the_index(run):
     run("add", "--type", "user", "--name", "Role", "--description", "Backend lead")
     mem = run.tmp / "home" / "projects"
     memory_dir = next(mem.glob("*/memory"))
-    (memory_dir / "orphan.md").write_text("---\nname: Orphan\ndescription: not indexed\ntype: user\n---\nx",
-                                          encoding="utf-8")
+    (memory_dir / "orphan.md").write_text(
+        "---\nname: Orphan\ndescription: not indexed\ntype: user\n---\nx", encoding="utf-8"
+    )
     (memory_dir / "broken.md").write_bytes(b"---\nname: x\n---\n\xff")
     with open(memory_dir / "MEMORY.md", "a", encoding="utf-8") as handle:
         handle.write("- [Gone](gone.md) — was deleted by hand\n")
@@ -75,6 +84,9 @@ def test_doctor_lists_problems_and_fix_repairs_the_index(run):
     fixed = json.loads(run("doctor", "--fix", "--json").stdout)
     assert fixed["fixed"] == ["MEMORY.md"]
     remaining = {(p["file"], p["rule"]) for p in fixed["problems"]}
-    assert ("orphan.md", "index-missing") not in remaining and ("MEMORY.md", "index-dangling") not in remaining
+    assert ("orphan.md", "index-missing") not in remaining and (
+        "MEMORY.md",
+        "index-dangling",
+    ) not in remaining
     index = (memory_dir / "MEMORY.md").read_text(encoding="utf-8")
     assert "(orphan.md)" in index and "gone.md" not in index and "(user_role.md)" in index

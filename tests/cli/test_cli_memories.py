@@ -20,8 +20,17 @@ def run(tmp_path, monkeypatch):
 
 
 def test_add_prints_the_path_and_list_shows_it(run):
-    result = run("add", "--type", "feedback", "--name", "Real DB", "--description", "Tests hit a real DB",
-                 "--body", "Never mock it.")
+    result = run(
+        "add",
+        "--type",
+        "feedback",
+        "--name",
+        "Real DB",
+        "--description",
+        "Tests hit a real DB",
+        "--body",
+        "Never mock it.",
+    )
     assert result.exit_code == 0
     assert result.stdout.strip() == str(run.mem / "feedback_real_db.md")
     listed = json.loads(run("list", "--json").stdout)
@@ -31,8 +40,18 @@ def test_add_prints_the_path_and_list_shows_it(run):
 
 
 def test_add_reads_the_body_from_stdin(run):
-    run("add", "--type", "user", "--name", "Role", "--description", "Backend lead", "--body", "-",
-        input="Leads payments.\n")
+    run(
+        "add",
+        "--type",
+        "user",
+        "--name",
+        "Role",
+        "--description",
+        "Backend lead",
+        "--body",
+        "-",
+        input="Leads payments.\n",
+    )
     assert "Leads payments." in run("show", "user_role.md").stdout
 
 

@@ -91,9 +91,7 @@ class WireServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                wire.requests.append(
-                    Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-                )
+                wire.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 canned = (
                     wire._queue.popleft()
                     if wire._queue

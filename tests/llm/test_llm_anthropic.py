@@ -16,9 +16,7 @@ SCHEMA = {
     "required": ["selected_memories"],
     "additionalProperties": False,
 }
-WRITE = ToolSpec(
-    "Write", "Write a memory file.", {"type": "object", "properties": {"file_path": {"type": "string"}}}
-)
+WRITE = ToolSpec("Write", "Write a memory file.", {"type": "object", "properties": {"file_path": {"type": "string"}}})
 
 
 @pytest.fixture
@@ -78,9 +76,7 @@ def test_tool_calls_and_results_travel_as_content_blocks(server: WireServer) -> 
         Message("user", "and b", tool_results=(ToolResult("toolu_01", "denied", is_error=True),)),
     )
     with model_for(server) as model:
-        completion = model.complete(
-            ChatRequest(system="", messages=history, tools=(WRITE,), tool_choice="any")
-        )
+        completion = model.complete(ChatRequest(system="", messages=history, tools=(WRITE,), tool_choice="any"))
     assert completion.tool_calls == (ToolCall("toolu_02", "Write", {"file_path": "b.md"}),)
     assert completion.text == "Saving."
     assert completion.stop_reason == "tool_use"
@@ -121,9 +117,7 @@ def test_json_is_asked_for_through_structured_output(server: WireServer) -> None
 
 
 def test_a_server_refusing_structured_output_gets_a_forced_tool_call_from_then_on(server: WireServer) -> None:
-    server.queue(
-        400, anthropic_error("invalid_request_error", "output_config: Extra inputs are not permitted")
-    )
+    server.queue(400, anthropic_error("invalid_request_error", "output_config: Extra inputs are not permitted"))
     forced = [{"type": "tool_use", "id": "toolu_9", "name": "selection", "input": {"selected_memories": []}}]
     server.queue(200, anthropic_message(forced, stop_reason="tool_use"))
     server.queue(200, anthropic_message(forced, stop_reason="tool_use"))
@@ -161,9 +155,7 @@ def test_a_forced_tool_that_is_not_called_is_a_model_output_error(server: WireSe
 
 
 def test_an_http_error_names_status_message_and_fix(server: WireServer) -> None:
-    server.queue(
-        500, anthropic_error("api_error", "Internal server error"), headers={"x-should-retry": "false"}
-    )
+    server.queue(500, anthropic_error("api_error", "Internal server error"), headers={"x-should-retry": "false"})
     server.queue(401, anthropic_error("authentication_error", "invalid x-api-key"))
     with model_for(server) as model:
         with pytest.raises(ModelError) as info:
@@ -185,9 +177,7 @@ def test_a_slow_server_raises_model_timeout(server: WireServer) -> None:
 
 
 def test_the_async_client_speaks_the_same_wire_format(server: WireServer) -> None:
-    server.queue(
-        400, anthropic_error("invalid_request_error", "output_config: Extra inputs are not permitted")
-    )
+    server.queue(400, anthropic_error("invalid_request_error", "output_config: Extra inputs are not permitted"))
     server.queue(
         200,
         anthropic_message(

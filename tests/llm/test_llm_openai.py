@@ -17,9 +17,7 @@ SCHEMA = {
     "required": ["selected_memories"],
     "additionalProperties": False,
 }
-WRITE = ToolSpec(
-    "Write", "Write a memory file.", {"type": "object", "properties": {"file_path": {"type": "string"}}}
-)
+WRITE = ToolSpec("Write", "Write a memory file.", {"type": "object", "properties": {"file_path": {"type": "string"}}})
 
 
 @pytest.fixture
@@ -79,9 +77,7 @@ def test_tool_calls_go_out_as_functions_and_results_as_tool_messages(server: Wir
         Message("user", "and b", tool_results=(ToolResult("call_1", "disk full", is_error=True),)),
     )
     with model_for(server) as model:
-        completion = model.complete(
-            ChatRequest(system="", messages=history, tools=(WRITE,), tool_choice="Write")
-        )
+        completion = model.complete(ChatRequest(system="", messages=history, tools=(WRITE,), tool_choice="Write"))
     assert completion.tool_calls == (ToolCall("call_2", "Write", {"file_path": "b.md"}),)
     assert completion.stop_reason == "tool_calls"
     body = server.requests[0].body
@@ -189,9 +185,7 @@ def test_malformed_output_is_a_model_output_error(server: WireServer) -> None:
 
 
 def test_an_http_error_names_status_message_and_fix(server: WireServer) -> None:
-    server.queue(
-        500, openai_error("The server had an error", "server_error"), headers={"x-should-retry": "false"}
-    )
+    server.queue(500, openai_error("The server had an error", "server_error"), headers={"x-should-retry": "false"})
     server.queue(404, openai_error("The model `gpt-9` does not exist"))
     with model_for(server) as model:
         with pytest.raises(ModelError, match=r"HTTP 500: The server had an error; .*retry later"):

@@ -129,9 +129,7 @@ except ModelUnavailable as exc:
 else:
     raise SystemExit("no error")
 """
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert f"pip install 'memdir[{extra}]'" in done.stdout
 
@@ -141,9 +139,7 @@ def test_importing_the_model_layer_loads_no_vendor_sdk() -> None:
         "import sys, memdir.llm; "
         "print([m for m in sys.modules if m.split('.')[0] in ('anthropic', 'openai', 'httpx', 'httpx2')])"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]"
 
 

@@ -129,9 +129,7 @@ def test_the_async_path_replays_the_same_script() -> None:
         ('{"responses": [{"usage": {"tokens": 1}}]}', '"usage" must map'),
     ],
 )
-def test_a_broken_script_is_refused_with_the_file_and_the_problem(
-    tmp_path: Path, content: str, fragment: str
-) -> None:
+def test_a_broken_script_is_refused_with_the_file_and_the_problem(tmp_path: Path, content: str, fragment: str) -> None:
     script = tmp_path / "bad.json"
     script.write_text(content, encoding="utf-8")
     with pytest.raises(ConfigError) as info:

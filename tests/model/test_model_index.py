@@ -20,10 +20,7 @@ from memdir.model.index import (
 )
 from memdir.model.text import utf16_len
 
-TAIL = (
-    " Only part of it was loaded. Keep index entries to one line under ~200 chars;"
-    " move detail into topic files."
-)
+TAIL = " Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
 
 
 def _warning(reason: str) -> str:

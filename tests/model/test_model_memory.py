@@ -72,8 +72,7 @@ text_values = st.one_of(st.sampled_from(TRICKY), st.text(), st.text(alphabet="-:
     ("text", "frontmatter", "content"),
     [
         (
-            "---\nname: Testing policy\ndescription: Integration tests must hit a real DB\n"
-            "type: feedback\n---\n\nbody",
+            "---\nname: Testing policy\ndescription: Integration tests must hit a real DB\ntype: feedback\n---\n\nbody",
             {
                 "name": "Testing policy",
                 "description": "Integration tests must hit a real DB",
@@ -91,9 +90,7 @@ text_values = st.one_of(st.sampled_from(TRICKY), st.text(), st.text(alphabet="-:
         ("---\ndescription: a---b\n---\nrest", {"description": "a"}, "b\n---\nrest"),
     ],
 )
-def test_parse_frontmatter_matches_the_reference_table(
-    text: str, frontmatter: dict[str, object], content: str
-) -> None:
+def test_parse_frontmatter_matches_the_reference_table(text: str, frontmatter: dict[str, object], content: str) -> None:
     assert parse_frontmatter(text) == (frontmatter, content)
 
 
@@ -176,9 +173,7 @@ def test_memory_parse_reads_fields_and_empty_description_is_none() -> None:
 
 
 def test_memory_parse_normalises_crlf_and_bom() -> None:
-    memory = Memory.parse(
-        "\ufeff---\r\nname: n\r\ndescription: d\r\ntype: project\r\n---\r\n\r\nline1\r\nline2\r\n"
-    )
+    memory = Memory.parse("\ufeff---\r\nname: n\r\ndescription: d\r\ntype: project\r\n---\r\n\r\nline1\r\nline2\r\n")
     assert (memory.name, memory.description, memory.type, memory.body) == (
         "n",
         "d",
@@ -292,9 +287,7 @@ scalars = st.one_of(
 )
 extra_values = st.recursive(
     scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=10,
 )
 

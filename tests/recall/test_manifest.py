@@ -11,8 +11,14 @@ def ms(*args):
 
 def test_manifest_matches_the_reference_vector():
     headers = [
-        MemoryHeader("feedback_testing.md", "/m/feedback_testing.md", ms(2026, 3, 9, 8, 30), 10,
-                     "Integration tests must hit a real DB", MemoryType.FEEDBACK),
+        MemoryHeader(
+            "feedback_testing.md",
+            "/m/feedback_testing.md",
+            ms(2026, 3, 9, 8, 30),
+            10,
+            "Integration tests must hit a real DB",
+            MemoryType.FEEDBACK,
+        ),
         MemoryHeader("sub/notes.md", "/m/sub/notes.md", ms(2026, 3, 1), 10, None, None),
     ]
     assert format_manifest(headers) == (

@@ -5,30 +5,44 @@ from memdir.recall.recaller import Recaller, RecallState, prefetch_skip_reason
 from memdir.recall.selectors import Selection, SelectionRequest
 from memdir.store.memdir import MemoryDir
 
-CLOCK = 1_800_000_000.0
-
 
 @pytest.fixture
 def store(tmp_path):
     store = MemoryDir(tmp_path / "mem")
-    store.save(Memory(name="Real DB in tests", description="Integration tests must hit a real database",
-                      type=MemoryType.FEEDBACK, body="Never mock the database."))
-    store.save(Memory(name="Release freeze", description="Mobile release freeze from 2026-03-05",
-                      type=MemoryType.PROJECT, body="No API changes after the freeze."))
+    store.save(
+        Memory(
+            name="Real DB in tests",
+            description="Integration tests must hit a real database",
+            type=MemoryType.FEEDBACK,
+            body="Never mock the database.",
+        )
+    )
+    store.save(
+        Memory(
+            name="Release freeze",
+            description="Mobile release freeze from 2026-03-05",
+            type=MemoryType.PROJECT,
+            body="No API changes after the freeze.",
+        )
+    )
     return store
 
 
 @pytest.mark.parametrize(
     ("query", "reason"),
-    [("", "empty message"), ("   ", "empty message"), ("deploy", "single-word message"),
-     ("  deploy\t", "single-word message")],
+    [
+        ("", "empty message"),
+        ("   ", "empty message"),
+        ("deploy", "single-word message"),
+        ("  deploy\t", "single-word message"),
+    ],
 )
 def test_recall_is_skipped_for_empty_and_single_word_messages(query, reason):
     assert prefetch_skip_reason(query, None) == reason
 
 
 def test_recall_surfaces_a_relevant_memory_with_its_header(store):
-    result = Recaller(store, clock=lambda: CLOCK).recall("how should the integration tests use the database?")
+    result = Recaller(store).recall("how should the integration tests use the database?")
     assert [m.file for m in result.memories] == ["feedback_real_db_in_tests.md"]
     assert result.reminders[0].startswith("<system-reminder>\nMemory (saved ")
     assert "Never mock the database." in result.reminders[0]

@@ -55,7 +55,8 @@ def test_a_200_line_file_ending_in_a_newline_counts_as_truncated(tmp_path):
     surfaced = read_memory_for_surfacing(str(path), file="m.md", mtime_ms=NOW, now_ms=NOW)
     assert surfaced is not None
     assert surfaced.content.endswith(
-        f"\n\n> This memory file was truncated (first 200 lines). Use the Read tool to view the complete file at: {path}"
+        "\n\n> This memory file was truncated (first 200 lines). "
+        f"Use the Read tool to view the complete file at: {path}"
     )
     assert surfaced.limit == 200
 

@@ -40,9 +40,7 @@ REWRITER = textwrap.dedent(
 def test_twenty_processes_saving_at_once_lose_no_file_and_no_index_line(tmp_path):
     mem = tmp_path / "mem"
     per_worker = 5
-    procs = [
-        subprocess.Popen([sys.executable, "-c", SAVER, str(mem), str(w), str(per_worker)]) for w in range(20)
-    ]
+    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(mem), str(w), str(per_worker)]) for w in range(20)]
     for proc in procs:
         assert proc.wait(timeout=120) == 0
     store = MemoryDir(mem)
@@ -57,9 +55,7 @@ def test_twenty_processes_saving_at_once_lose_no_file_and_no_index_line(tmp_path
 def test_a_process_killed_during_saves_leaves_the_old_or_the_new_file_never_a_torn_one(tmp_path):
     mem = tmp_path / "mem"
     for round_number in range(6):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", REWRITER, str(mem)], stdout=subprocess.PIPE, text=True
-        )
+        proc = subprocess.Popen([sys.executable, "-c", REWRITER, str(mem)], stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None
         for _ in range(round_number + 1):
             assert proc.stdout.readline() != ""

@@ -47,7 +47,15 @@ def test_save_refuses_memories_recall_cannot_describe(tmp_path):
 
 @pytest.mark.parametrize(
     "name",
-    ["../escape.md", "/etc/passwd.md", "a\0b.md", "C:\\x.md", "\\\\srv\\share\\x.md", "//srv/x.md", "sub\\x.md"],
+    [
+        "../escape.md",
+        "/etc/passwd.md",
+        "a\0b.md",
+        "C:\\x.md",
+        "\\\\srv\\share\\x.md",
+        "//srv/x.md",
+        "sub\\x.md",
+    ],
 )
 def test_save_refuses_hostile_file_names_and_writes_nothing(tmp_path, name):
     store = MemoryDir(tmp_path / "mem")

@@ -20,16 +20,18 @@ def path(state: CliState, as_json: bool) -> None:
     """Print the memory directory of the project."""
     cfg = state.config
     if as_json:
-        echo_json({
-            "memory_dir": cfg.memory_dir,
-            "entrypoint": state.memory_dir.entrypoint,
-            "team_dir": cfg.team_dir,
-            "project_root": cfg.project_root,
-            "transcripts_dir": cfg.transcripts_dir,
-            "enabled": cfg.enabled,
-            "disabled_reason": cfg.disabled_reason,
-            "team_enabled": cfg.team_enabled,
-        })
+        echo_json(
+            {
+                "memory_dir": cfg.memory_dir,
+                "entrypoint": state.memory_dir.entrypoint,
+                "team_dir": cfg.team_dir,
+                "project_root": cfg.project_root,
+                "transcripts_dir": cfg.transcripts_dir,
+                "enabled": cfg.enabled,
+                "disabled_reason": cfg.disabled_reason,
+                "team_enabled": cfg.team_enabled,
+            }
+        )
         return
     click.echo(cfg.memory_dir)
 
@@ -82,15 +84,23 @@ def recall(state: CliState, query: str, as_json: bool, recent_tools: tuple[str, 
     recaller = Recaller(state.memory_dir, limit=limit)
     result = recaller.recall(query, recent_tools=recent_tools)
     if as_json:
-        echo_json({
-            "selector": result.selector,
-            "skipped": result.skipped,
-            "memories": [
-                {"file": m.file, "path": m.path, "header": m.header, "content": m.content, "truncated": m.truncated}
-                for m in result.memories
-            ],
-            "reminders": list(result.reminders),
-        })
+        echo_json(
+            {
+                "selector": result.selector,
+                "skipped": result.skipped,
+                "memories": [
+                    {
+                        "file": m.file,
+                        "path": m.path,
+                        "header": m.header,
+                        "content": m.content,
+                        "truncated": m.truncated,
+                    }
+                    for m in result.memories
+                ],
+                "reminders": list(result.reminders),
+            }
+        )
         return
     if result.skipped:
         click.echo(f"recall skipped: {result.skipped}", err=True)

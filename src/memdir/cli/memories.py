@@ -21,8 +21,13 @@ Examples:
     memdir add --type feedback --name "Real DB in tests" --description "Integration tests hit a real DB" --body -
 """
 )
-@click.option("--type", "type_", type=click.Choice([t.value for t in MEMORY_TYPES]), required=True,
-              help="user, feedback, project or reference.")
+@click.option(
+    "--type",
+    "type_",
+    type=click.Choice([t.value for t in MEMORY_TYPES]),
+    required=True,
+    help="user, feedback, project or reference.",
+)
 @click.option("--name", required=True, help="Short title of the memory.")
 @click.option("--description", required=True, help="One specific line; recall matches against it.")
 @click.option("--body", default="", help="The memory text; '-' reads it from standard input.")
@@ -47,17 +52,19 @@ def list_memories(state: CliState, as_json: bool) -> None:
     """List every memory, newest first."""
     headers = state.memory_dir.list()
     if as_json:
-        echo_json([
-            {
-                "file": h.filename,
-                "path": h.path,
-                "type": h.type.value if h.type else None,
-                "name": h.name,
-                "description": h.description,
-                "mtime": iso_mtime(h.mtime_ms),
-            }
-            for h in headers
-        ])
+        echo_json(
+            [
+                {
+                    "file": h.filename,
+                    "path": h.path,
+                    "type": h.type.value if h.type else None,
+                    "name": h.name,
+                    "description": h.description,
+                    "mtime": iso_mtime(h.mtime_ms),
+                }
+                for h in headers
+            ]
+        )
         return
     if not headers:
         click.echo(f"no memories in {state.memory_dir.root}", err=True)

@@ -40,8 +40,7 @@ def _import_sdk() -> Any:
         return importlib.import_module("anthropic")
     except ImportError as exc:
         raise ModelUnavailable(
-            "anthropic models need the anthropic SDK, which is not installed; run "
-            "pip install 'memdir[anthropic]'",
+            "anthropic models need the anthropic SDK, which is not installed; run pip install 'memdir[anthropic]'",
         ) from exc
 
 
@@ -58,8 +57,7 @@ def _content(message: Message) -> list[dict[str, object]] | str:
     if message.text:
         blocks.append({"type": "text", "text": message.text})
     blocks.extend(
-        {"type": "tool_use", "id": call.id, "name": call.name, "input": dict(call.input)}
-        for call in message.tool_calls
+        {"type": "tool_use", "id": call.id, "name": call.name, "input": dict(call.input)} for call in message.tool_calls
     )
     if not message.tool_results and not message.tool_calls:
         return message.text

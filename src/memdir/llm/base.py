@@ -225,9 +225,7 @@ def _check(value: object, schema: Mapping[str, object], where: str) -> None:
             )
     enum = schema.get("enum")
     if isinstance(enum, list) and value not in enum:
-        raise ModelOutputError(
-            f"model output at {where}: {value!r} is not one of {enum!r}", rule="model-output-schema"
-        )
+        raise ModelOutputError(f"model output at {where}: {value!r} is not one of {enum!r}", rule="model-output-schema")
     if isinstance(value, dict):
         properties = schema.get("properties")
         props: Mapping[str, object] = properties if isinstance(properties, Mapping) else {}
@@ -314,9 +312,7 @@ _STATUS_FIXES: dict[int, str] = {
 }
 
 
-def http_error(
-    spec: str, status: int, provider_message: str, *, key_env: str, base_url: str | None
-) -> ModelError:
+def http_error(spec: str, status: int, provider_message: str, *, key_env: str, base_url: str | None) -> ModelError:
     """Turn an HTTP failure into a ModelError naming the status, the provider's words and a fix."""
     fix = _STATUS_FIXES.get(status)
     if fix is None:
@@ -327,8 +323,7 @@ def http_error(
         )
     where = f" at {base_url}" if base_url else ""
     return ModelError(
-        f"model {spec!r}{where}: HTTP {status}: {provider_message or 'no message'}; "
-        f"{fix.format(key_env=key_env)}",
+        f"model {spec!r}{where}: HTTP {status}: {provider_message or 'no message'}; {fix.format(key_env=key_env)}",
         rule="model-http",
     )
 

@@ -41,9 +41,7 @@ _providers: dict[str, ProviderFactory] = {
 def register_provider(prefix: str, factory: ProviderFactory) -> None:
     """Add or replace the factory used for specs starting with ``prefix:``."""
     if not prefix or ":" in prefix:
-        raise ConfigError(
-            f"provider prefix {prefix!r} must be a non-empty name without ':'", rule="model-spec"
-        )
+        raise ConfigError(f"provider prefix {prefix!r} must be a non-empty name without ':'", rule="model-spec")
     _providers[prefix] = factory
 
 

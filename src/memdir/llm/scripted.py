@@ -74,9 +74,7 @@ def _check_entry(entry: Mapping[str, object], where: str) -> None:
 class ScriptedModel:
     """Replays ``responses`` in order, one per call; ``requests`` records every call made."""
 
-    def __init__(
-        self, responses: Sequence[Completion | Mapping[str, object]], *, spec: str = "scripted"
-    ) -> None:
+    def __init__(self, responses: Sequence[Completion | Mapping[str, object]], *, spec: str = "scripted") -> None:
         for index, entry in enumerate(responses):
             if not isinstance(entry, Completion):
                 _check_entry(entry, f"{spec} response #{index + 1}")

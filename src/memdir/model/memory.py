@@ -106,9 +106,7 @@ def _quote_problematic_values(frontmatter: str) -> str:
         match = _SIMPLE_LINE_RE.match(line)
         if match:
             key, value = match.group(1), match.group(2)
-            quoted = (value.startswith('"') and value.endswith('"')) or (
-                value.startswith("'") and value.endswith("'")
-            )
+            quoted = (value.startswith('"') and value.endswith('"')) or (value.startswith("'") and value.endswith("'"))
             if not quoted and _YAML_SPECIAL_RE.search(value):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 lines.append(f'{key}: "{escaped}"')
@@ -356,9 +354,7 @@ class Memory:
             )
         else:
             if "\n" in self.description or "\r" in self.description:
-                found.append(
-                    ("multiline-description", "description spans several lines; keep it to one line")
-                )
+                found.append(("multiline-description", "description spans several lines; keep it to one line"))
             if utf16_len(self.description) > DESCRIPTION_SOFT_LIMIT:
                 found.append(
                     (
@@ -370,9 +366,7 @@ class Memory:
         if self.type is None and self.raw_type is None:
             found.append(("missing-type", f"frontmatter has no type; use one of {_TYPE_LIST}"))
         elif self.type is None:
-            found.append(
-                ("unknown-type", f"type {self.raw_type!r} is not one of {_TYPE_LIST} (case-sensitive)")
-            )
+            found.append(("unknown-type", f"type {self.raw_type!r} is not one of {_TYPE_LIST} (case-sensitive)"))
         return found
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -21,13 +20,17 @@ __all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "LexicalIndex", "stem", "tokenize"]
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having
-    he her here hers herself him himself his how i if in into is it its itself just me more most my myself no
-    nor not now of off on once only or other our ours ourselves out over own same she should so some such than
-    that the their theirs them themselves then there these they this those through to too under until up very
-    was we were what when where which while who whom why will with would you your yours yourself yourselves
-    s t don shall may might must also ok okay please tell know let get got us one""".split()
+    """
+    a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just me
+    more most my myself no nor not now of off on once only or other our ours ourselves out over own
+    same she should so some such than that the their theirs them themselves then there these they
+    this those through to too under until up very was we were what when where which while who whom
+    why will with would you your yours yourself yourselves s t don shall may might must also ok okay
+    please tell know let get got us one want wants wanted need needs like think thing something anything
+    really
+    """.split()  # noqa: SIM905  (a word list reads better as text)
 )
 
 # Name and description are written to be matched against ("specific enough to judge relevance"),
@@ -37,8 +40,32 @@ _BODY_CHARS = 1500
 _K1 = 1.2
 _B = 0.75
 
-_SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "ingly", "ments", "ement", "ation",
-             "ness", "ment", "ings", "able", "ible", "ies", "ing", "ers", "est", "ied", "ed", "es", "er", "ly", "s")
+_SUFFIXES = (
+    "ational",
+    "ization",
+    "fulness",
+    "iveness",
+    "ations",
+    "ingly",
+    "ments",
+    "ement",
+    "ation",
+    "ness",
+    "ment",
+    "ings",
+    "able",
+    "ible",
+    "ies",
+    "ing",
+    "ers",
+    "est",
+    "ied",
+    "ed",
+    "es",
+    "er",
+    "ly",
+    "s",
+)
 
 
 def stem(word: str) -> str:
@@ -76,15 +103,15 @@ def _analyse(header: MemoryHeader) -> _Doc:
         "type": header.type.value if header.type is not None else "",
         "body": header.preview[:_BODY_CHARS],
     }
-    weighted: Counter[str] = Counter()
+    weighted: dict[str, float] = {}
     length = 0.0
     for field, text in fields.items():
         weight = FIELD_WEIGHTS[field]
         terms = tokenize(text)
-        length += weight * len(terms)
+        length += weight * float(len(terms))
         for term in terms:
-            weighted[term] += weight
-    return _Doc(key=(header.mtime_ms, header.size), terms=dict(weighted), length=length)
+            weighted[term] = weighted.get(term, 0.0) + weight
+    return _Doc(key=(header.mtime_ms, header.size), terms=weighted, length=length)
 
 
 class LexicalIndex:

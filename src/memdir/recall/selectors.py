@@ -65,9 +65,12 @@ class LexicalSelector:
 
     name = "offline"
 
-    def __init__(self, *, min_score: float = 0.0) -> None:
+    def __init__(self, *, min_score: float = 0.0, relative_floor: float = 0.4) -> None:
         self.index = LexicalIndex()
         self.min_score = min_score
+        # A memory that scores far below the best match shares only an incidental word with the
+        # query; surfacing it costs context and attention for nothing.
+        self.relative_floor = relative_floor
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
         """Every candidate that shares a term with the query, best first (ties: newest first)."""
@@ -80,9 +83,10 @@ class LexicalSelector:
 
     def select(self, request: SelectionRequest) -> Selection:
         ranked = self.rank(request.query, request.candidates)
+        floor = max(self.min_score, ranked[0][1] * self.relative_floor) if ranked else self.min_score
         files = [
             header.filename
             for header, score in ranked
-            if score > self.min_score and not _is_tool_manual(header, request.recent_tools)
+            if score > self.min_score and score >= floor and not _is_tool_manual(header, request.recent_tools)
         ]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -119,7 +119,10 @@ def read_file_in_range(
         by_bytes = True
     more_lines = len(lines) > max_lines or (not complete and not by_bytes)
     return FileSlice(
-        content="\n".join(kept), line_count=len(kept), truncated=by_bytes or more_lines, truncated_by_bytes=by_bytes
+        content="\n".join(kept),
+        line_count=len(kept),
+        truncated=by_bytes or more_lines,
+        truncated_by_bytes=by_bytes,
     )
 
 
@@ -146,8 +149,7 @@ def read_memory_for_surfacing(path: str, *, file: str, mtime_ms: float, now_ms: 
     if piece.truncated:
         reason = f"{MAX_SURFACED_BYTES} byte limit" if piece.truncated_by_bytes else f"first {MAX_SURFACED_LINES} lines"
         content += (
-            f"\n\n> This memory file was truncated ({reason}). "
-            f"Use the Read tool to view the complete file at: {path}"
+            f"\n\n> This memory file was truncated ({reason}). Use the Read tool to view the complete file at: {path}"
         )
     return SurfacedMemory(
         path=path,

@@ -296,7 +296,11 @@ class MemoryDir:
                 entry = IndexEntry(title=record.name or new_target, file=new_target, hook=record.description or "")
                 changed = self._rewrite_index(new_index, lambda t: upsert_entry(t, entry))
         return SaveResult(
-            file=new_rel, path=new_path, created=False, index_file=self.relative(new_index), index_changed=changed
+            file=new_rel,
+            path=new_path,
+            created=False,
+            index_file=self.relative(new_index),
+            index_changed=changed,
         )
 
     def rewrite_index(self, change: Callable[[str], str], *, index_path: str | None = None) -> bool:

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from memdir.errors import MemdirError
-from memdir.server.auth import AuthDenied, authorize
+from memdir.server.auth import AuthDenied, authenticate, permit
 from memdir.server.storage.base import DEFAULT_MAX_ENTRIES, PutConflict, PutTooMany, RepoState, Storage
 from memdir.team.protocol import (
     API_PATH,
@@ -153,17 +153,17 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
         )
 
     async def team_memory(request: Request) -> Response:
+        scope = await run_in_threadpool(authenticate, storage, request.headers.get("authorization"))
+        if isinstance(scope, AuthDenied):
+            return _error(scope.status, scope.code, scope.message, {"WWW-Authenticate": "Bearer"})
         repo = request.query_params.get("repo", "")
         try:
             validate_repo(repo)
         except MemdirError as exc:
             return _error(400, "invalid_repo", exc.message, rule=exc.rule)
-        allowed = await run_in_threadpool(
-            authorize, storage, request.headers.get("authorization"), repo, admin=request.method == "DELETE"
-        )
-        if isinstance(allowed, AuthDenied):
-            headers = {"WWW-Authenticate": "Bearer"} if allowed.status == 401 else None
-            return _error(allowed.status, allowed.code, allowed.message, headers)
+        denied = permit(scope, repo, admin=request.method == "DELETE")
+        if denied is not None:
+            return _error(denied.status, denied.code, denied.message)
         try:
             if request.method == "GET":
                 return await _get(request, repo)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from memdir.server.storage.base import Storage, TokenScope
 
-__all__ = ["AuthDenied", "authorize", "bearer_token"]
+__all__ = ["AuthDenied", "authenticate", "bearer_token", "permit"]
 
 
 @dataclass(frozen=True)
@@ -28,9 +28,7 @@ def bearer_token(header: str | None) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def authorize(
-    storage: Storage, header: str | None, repo: str, *, admin: bool = False
-) -> TokenScope | AuthDenied:
+def authenticate(storage: Storage, header: str | None) -> TokenScope | AuthDenied:
     """Blocking (it reads the token table): call it from a worker thread."""
     token = bearer_token(header)
     if token is None:
@@ -38,8 +36,12 @@ def authorize(
     scope = storage.verify_token(token)
     if scope is None:
         return AuthDenied(401, "unauthorized", "unknown token; create one with 'memdir team token create'")
+    return scope
+
+
+def permit(scope: TokenScope, repo: str, *, admin: bool = False) -> AuthDenied | None:
     if not scope.allows(repo):
         return AuthDenied(403, "forbidden", f"this token is not allowed to access repository {repo!r}")
     if admin and not scope.admin:
         return AuthDenied(403, "forbidden", "deleting team-memory keys needs a token created with --admin")
-    return scope
+    return None

@@ -4,5 +4,8 @@ from __future__ import annotations
 
 from memdir.cli import inspect, memories  # noqa: F401  (each module registers its commands)
 from memdir.cli.main import cli, main
+from memdir.cli.team import team
 
 __all__ = ["cli", "main"]
+
+cli.add_command(team)

@@ -18,7 +18,7 @@ from memdir.team.secrets import (
     scan_for_secrets,
 )
 
-LOCOMO = Path("/work/shared/bench/locomo/locomo-dev.json")
+LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "bench" / "locomo" / "locomo-dev.json"
 
 
 def _fill(alphabet: str, n: int) -> str:

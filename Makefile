@@ -17,9 +17,11 @@ demo: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	$(BIN)/python -m memdir.demo
 
+LINT_DIRS := $(wildcard src tests bench examples scripts)
+
 lint: venv
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check $(LINT_DIRS)
+	$(BIN)/ruff format --check $(LINT_DIRS)
 
 types: venv
 	$(BIN)/mypy

@@ -212,3 +212,48 @@ def test_memdir_mcp_serves_over_a_real_stdio_subprocess(tmp_path, env):
     assert "A mocked database hid a broken migration." in recalled.content[0].text
     assert len(tools.tools) == 6
     assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("- [Real DB in tests]")
+
+
+def free_port():
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_memdir_mcp_serves_streamable_http(tmp_path, env):
+    import queue
+    import subprocess
+    import threading
+
+    port = free_port()
+    mem = tmp_path / "mem"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memdir.cli", "--memory-dir", str(mem), "mcp", "--http", "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "PATH": os.environ.get("PATH", ""), FORBID_ENV_VAR: "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True).start()
+    try:
+        while "Uvicorn running on" not in lines.get(timeout=TIMEOUT):
+            pass
+
+        async def main():
+            with anyio.fail_after(TIMEOUT):
+                async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                    saved = await client.call_tool("remember", REMEMBER)
+                    listed = await client.call_tool("list", {})
+                    return saved, listed
+
+        saved, listed = anyio.run(main)
+    finally:
+        process.terminate()
+        process.wait(timeout=TIMEOUT)
+        process.stderr.close()
+    assert saved.structured_content["status"] == "created"
+    assert [m["file"] for m in listed.structured_content["memories"]] == ["feedback_real_db_in_tests.md"]

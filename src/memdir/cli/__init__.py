@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from memdir.cli import hooks as _hooks  # noqa: F401
 from memdir.cli import inspect, memories  # noqa: F401  (each module registers its commands)
+from memdir.cli import mcp as _mcp  # noqa: F401
 from memdir.cli.main import cli, main
 from memdir.cli.team import team
 

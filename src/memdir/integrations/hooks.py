@@ -1,0 +1,188 @@
+"""Claude Code hooks: per-turn recall, background extraction and session notes for Claude Code.
+
+``memdir hook <event>`` reads the hook's JSON from stdin and answers on stdout. What each event does:
+
+* ``session-start``: on ``/clear`` and compaction, forgets which memories recall already showed
+  (they left the context). It prints nothing when memdir uses Claude Code's own memory directory,
+  since Claude Code already puts that ``MEMORY.md`` into context; when memdir was pointed at another
+  directory (``--memory-dir``), it adds that index as ``additionalContext``.
+* ``user-prompt-submit``: recalls the memories relevant to the prompt (offline selector, no model
+  call) that this session has not been shown, and returns them as ``additionalContext``.
+* ``stop``: when a model is configured, starts ``memdir extract`` on the transcript in the
+  background and returns at once (never when ``stop_hook_active``, so it cannot loop).
+* ``pre-compact``: when a model is configured, starts ``memdir session update`` in the background.
+* ``session-end``: like ``stop``, because a turn interrupted by the user never reached its Stop
+  hook; the extractor's cursor makes a repeat run cheap.
+
+Every hook fails open: the CLI turns any error into one line on stderr and exit status 0.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memdir.config import MemoryConfig, resolve_config
+from memdir.errors import ConfigError
+from memdir.integrations.hook_launch import Launcher, extract_argv, launcher_from_env, log_path, session_update_argv
+from memdir.integrations.hook_state import (
+    load_recall_state,
+    recall_state_path,
+    reset_recall_state,
+    save_recall_state,
+)
+from memdir.llm import resolve_model_spec
+from memdir.session_context import MemorySession
+
+__all__ = ["HOOK_EVENTS", "HookInput", "HookResult", "run_hook"]
+
+# CLI verb -> Claude Code event name
+HOOK_EVENTS: Mapping[str, str] = {
+    "session-start": "SessionStart",
+    "user-prompt-submit": "UserPromptSubmit",
+    "stop": "Stop",
+    "pre-compact": "PreCompact",
+    "session-end": "SessionEnd",
+}
+
+
+def _text(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class HookInput:
+    """The fields of Claude Code's hook JSON that memdir uses, checked once."""
+
+    event: str
+    session_id: str | None = None
+    transcript_path: str | None = None
+    cwd: str | None = None
+    prompt: str | None = None
+    source: str | None = None
+    stop_hook_active: bool = False
+    agent_id: str | None = None
+
+    @classmethod
+    def parse(cls, event: str, data: object) -> HookInput:
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"hook input must be a JSON object, not {type(data).__name__}", rule="hook-input")
+        return cls(
+            event=event,
+            session_id=_text(data, "session_id"),
+            transcript_path=_text(data, "transcript_path"),
+            cwd=_text(data, "cwd"),
+            prompt=data.get("prompt") if isinstance(data.get("prompt"), str) else None,
+            source=_text(data, "source"),
+            stop_hook_active=data.get("stop_hook_active") is True,
+            agent_id=_text(data, "agent_id"),
+        )
+
+
+@dataclass(frozen=True)
+class HookResult:
+    """What the hook prints (``output``, or nothing) and what it did, for logs and tests."""
+
+    output: dict[str, Any] | None = None
+    note: str = ""
+    launched: object = None
+
+
+def _context(event: str, text: str) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": HOOK_EVENTS[event], "additionalContext": text}}
+
+
+def _model_configured(config: MemoryConfig, env: Mapping[str, str]) -> bool:
+    return resolve_model_spec(None, env=env, settings_value=config.setting("model")) is not None
+
+
+def _state_path(hook: HookInput, env: Mapping[str, str]) -> str | None:
+    if hook.session_id is None:
+        return None
+    return recall_state_path(hook.session_id, transcript_path=hook.transcript_path, cwd=hook.cwd, env=env)
+
+
+def _session_start(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]) -> HookResult:
+    path = _state_path(hook, env)
+    note = ""
+    if hook.source in ("clear", "compact") and path is not None and reset_recall_state(path):
+        note = "recall state reset"
+    if not config.explicit_dir:
+        return HookResult(note=note or "Claude Code injects its own MEMORY.md")
+    context = MemorySession(config).user_context()
+    return HookResult(output=_context("session-start", context) if context else None, note=note)
+
+
+def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]) -> HookResult:
+    if not hook.prompt:
+        return HookResult(note="no prompt")
+    path = _state_path(hook, env)
+    session = MemorySession(config)
+    if path is not None:
+        session.state = load_recall_state(path)
+    result = session.recall(hook.prompt)
+    if result.skipped:
+        return HookResult(note=f"recall skipped: {result.skipped}")
+    if not result.reminders:
+        return HookResult(note="no relevant memories")
+    if path is not None:
+        save_recall_state(path, session.state)
+    return HookResult(
+        output=_context("user-prompt-submit", "\n".join(result.reminders)),
+        note=f"surfaced {', '.join(m.file for m in result.memories)}",
+    )
+
+
+def _background(
+    hook: HookInput, config: MemoryConfig, env: Mapping[str, str], launcher: Launcher, *, what: str
+) -> HookResult:
+    if hook.agent_id is not None:
+        return HookResult(note="inside a subagent")
+    if hook.transcript_path is None or not os.path.isfile(hook.transcript_path):
+        return HookResult(note="no transcript")
+    if not _model_configured(config, env):
+        return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
+    memory_dir = config.memory_dir if config.explicit_dir else None
+    if what == "extract":
+        argv = extract_argv(hook.transcript_path, project=config.project_root, memory_dir=memory_dir)
+    else:
+        if hook.session_id is None:
+            return HookResult(note="no session_id")
+        argv = session_update_argv(
+            hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir
+        )
+    handle = launcher(argv, log_path(what, env))
+    return HookResult(note=f"started {what}", launched=handle)
+
+
+def run_hook(
+    event: str,
+    data: object,
+    *,
+    project: str | None = None,
+    memory_dir: str | None = None,
+    env: Mapping[str, str] | None = None,
+    launcher: Launcher | None = None,
+) -> HookResult:
+    """Handle one hook event. Raises on bad input; the CLI turns that into a one-line log."""
+    if event not in HOOK_EVENTS:
+        raise ConfigError(f"unknown hook event {event!r}; use one of: {', '.join(HOOK_EVENTS)}", rule="hook-event")
+    environ: Mapping[str, str] = os.environ if env is None else env
+    hook = HookInput.parse(event, data)
+    root = project or hook.cwd or environ.get("CLAUDE_PROJECT_DIR") or None
+    config = resolve_config(root, memory_dir=memory_dir, env=environ)
+    if not config.enabled:
+        return HookResult(note=f"auto memory is disabled ({config.disabled_reason})")
+    launch = launcher or launcher_from_env(environ)
+    if event == "session-start":
+        return _session_start(hook, config, environ)
+    if event == "user-prompt-submit":
+        return _user_prompt_submit(hook, config, environ)
+    if event == "pre-compact":
+        return _background(hook, config, environ, launch, what="session")
+    if event == "stop" and hook.stop_hook_active:
+        return HookResult(note="stop_hook_active")
+    return _background(hook, config, environ, launch, what="extract")

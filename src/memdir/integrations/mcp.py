@@ -1,0 +1,246 @@
+"""memdir as an MCP server: memory tools, the index and each memory as resources, the instructions as a prompt.
+
+Tools are thin wrappers over :class:`~memdir.integrations.mcp_tools.MemoryToolbox`. Each accepts
+the argument names models tend to reach for (``content``/``text`` for the body, ``title`` for the
+name, ``path``/``filename`` for the file, ``q`` for the query) besides its own, and carries
+read-only / destructive hints so clients can decide what needs confirmation. A write answers with
+JSON naming what changed, or the rule that refused it (with ``isError`` set).
+
+Needs the ``mcp`` extra (``pip install 'memdir[mcp]'``, mcp 2.x).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from memdir.config import MemoryConfig, open_memory_dir
+from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
+from memdir.model.index import ENTRYPOINT_NAME
+from memdir.prompt import build_memory_prompt
+from memdir.recall.selectors import Selector
+from memdir.session_context import MemorySession
+from memdir.store.memdir import MemoryDir
+
+try:
+    from mcp.server import MCPServer
+    from mcp.types import CallToolResult, Resource, TextContent, ToolAnnotations
+    from pydantic import AliasChoices, Field
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("the MCP server needs the mcp package: pip install 'memdir[mcp]'") from exc
+
+__all__ = ["INDEX_URI", "MEMORY_URI_PREFIX", "MemdirMCPServer", "create_server"]
+
+INDEX_URI = "memdir://index"
+MEMORY_URI_PREFIX = "memdir://memory/"
+
+_INSTRUCTIONS = (
+    "Long-term memory kept as Markdown files with a MEMORY.md index. Call recall with the user's "
+    "request to get relevant memories; remember saves a new one (type user, feedback, project or "
+    "reference; a short name; a one-line description used for recall; the body), update changes one, "
+    "forget deletes one. Get the prompt memory_instructions for what is worth saving."
+)
+
+
+def _arg(*names: str, description: str) -> Any:
+    """A field accepting several names; the first one is the name the schema advertises."""
+    return Field(default=None, validation_alias=AliasChoices(*names), description=description)
+
+
+Query = Annotated[
+    str | None,
+    _arg("query", "q", "prompt", "message", "text", description="The user's request or topic to recall memories for."),
+]
+File = Annotated[
+    str | None,
+    _arg(
+        "file",
+        "path",
+        "filename",
+        "file_name",
+        "memory",
+        "id",
+        description="The memory's file name relative to the memory directory (e.g. feedback_testing.md); "
+        "a memory's title also works.",
+    ),
+]
+NewFile = Annotated[
+    str | None,
+    _arg("file", "path", "filename", "file_name", description="File name to save as (default: <type>_<slug>.md)."),
+]
+Name = Annotated[str | None, _arg("name", "title", description="A short title for the memory.")]
+Description = Annotated[
+    str | None,
+    _arg(
+        "description",
+        "summary",
+        "hook",
+        description="One specific line saying what the memory is about; recall matches against it.",
+    ),
+]
+Body = Annotated[
+    str | None,
+    _arg("body", "content", "text", "observation", "details", description="The memory itself, in Markdown."),
+]
+TypeArg = Annotated[
+    str | None,
+    _arg(
+        "type",
+        "memory_type",
+        "kind",
+        "category",
+        description="user, feedback, project or reference.",
+    ),
+]
+
+
+def _result(outcome: Outcome) -> CallToolResult:
+    text = outcome.text if outcome.text is not None else json.dumps(outcome.payload, indent=2, ensure_ascii=False)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=outcome.payload,
+        is_error=not outcome.ok,
+    )
+
+
+def _missing(argument: str) -> CallToolResult:
+    return _result(
+        Outcome(
+            ok=False,
+            payload={
+                "status": "refused",
+                "rule": "missing-argument",
+                "message": f"the argument {argument!r} is required",
+            },
+        )
+    )
+
+
+class MemdirMCPServer(MCPServer):
+    """An MCPServer that also lists every memory file as a resource."""
+
+    def __init__(self, toolbox: MemoryToolbox, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.toolbox = toolbox
+
+    async def list_resources(self) -> list[Resource]:
+        listed: list[Resource] = list(await super().list_resources())
+        for header in self.toolbox.memory_dir.list():
+            listed.append(
+                Resource(
+                    uri=MEMORY_URI_PREFIX + header.filename,
+                    name=header.filename,
+                    title=header.name,
+                    description=header.description,
+                    mime_type="text/markdown",
+                )
+            )
+        return listed
+
+
+def create_server(
+    config: MemoryConfig,
+    *,
+    memory_dir: MemoryDir | None = None,
+    selector: Selector | None = None,
+    name: str = "memdir",
+) -> MemdirMCPServer:
+    """An MCP server over one project's memory directory (``config.memory_dir`` unless given)."""
+    directory = memory_dir or open_memory_dir(config)
+    toolbox = MemoryToolbox(directory, selector=selector)
+    session = MemorySession(config, memory_dir=directory)
+    server = MemdirMCPServer(toolbox, name=name, instructions=_INSTRUCTIONS)
+    read_only = ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
+
+    @server.tool(
+        name="recall",
+        description="Memories relevant to a request, as the system reminders an agent would receive.",
+        annotations=read_only,
+    )
+    def recall(query: Query = None, limit: int = 5) -> CallToolResult:
+        if not query:
+            return _missing("query")
+        return _result(toolbox.recall(query, limit=limit))
+
+    @server.tool(
+        name="remember",
+        description="Save a new memory file and add its line to MEMORY.md. Refuses to overwrite an "
+        "existing file unless force is true (use update to change a memory).",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
+    )
+    def remember(
+        type: TypeArg = None,
+        name: Name = None,
+        description: Description = None,
+        body: Body = None,
+        file: NewFile = None,
+        force: bool = False,
+    ) -> CallToolResult:
+        if not name:
+            return _missing("name")
+        if not description:
+            return _missing("description")
+        return _result(
+            toolbox.remember(type=type, name=name, description=description, body=body or "", file=file, force=force)
+        )
+
+    @server.tool(
+        name="update",
+        description="Change an existing memory: any of name, description, type, body (replaces), or "
+        "append (adds a line to the body). Its MEMORY.md line follows.",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+    )
+    def update(
+        file: File = None,
+        name: Name = None,
+        description: Description = None,
+        type: TypeArg = None,
+        body: Body = None,
+        append: str | None = None,
+    ) -> CallToolResult:
+        if not file:
+            return _missing("file")
+        return _result(toolbox.update(file, name=name, description=description, type=type, body=body, append=append))
+
+    @server.tool(
+        name="forget",
+        description="Delete a memory file and its line in MEMORY.md.",
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+        ),
+    )
+    def forget(file: File = None) -> CallToolResult:
+        if not file:
+            return _missing("file")
+        return _result(toolbox.forget(file))
+
+    @server.tool(name="list", description="Every memory, newest first, optionally of one type.", annotations=read_only)
+    def list_memories(type: TypeArg = None) -> CallToolResult:
+        return _result(toolbox.list_memories(type=type))
+
+    @server.tool(name="read", description="The full text of one memory file.", annotations=read_only)
+    def read(file: File = None) -> CallToolResult:
+        if not file:
+            return _missing("file")
+        return _result(toolbox.read(file))
+
+    @server.resource(INDEX_URI, name=ENTRYPOINT_NAME, description="The MEMORY.md index.", mime_type="text/markdown")
+    def index() -> str:
+        return toolbox.index()
+
+    @server.resource(
+        MEMORY_URI_PREFIX + "{+file}", name="memory", description="One memory file.", mime_type="text/markdown"
+    )
+    def memory(file: str) -> str:
+        return directory.read_text(toolbox.find(file))
+
+    @server.prompt(
+        name="memory_instructions",
+        description="How to use this memory: what to save, how, and when to look things up.",
+    )
+    def memory_instructions() -> str:
+        return build_memory_prompt(session.prompt_config())
+
+    return server

@@ -1,0 +1,235 @@
+"""What the MCP tools do, as plain Python over one memory directory.
+
+The MCP server only wires these methods to the protocol, so the behaviour a model sees (what a
+write reports, which rule refused it, how a loosely named file is found) is testable without a
+transport. Every write answers with a :class:`Outcome`: the files and index line that changed,
+or the rule that refused the write and its message (SPEC Part A 10).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from memdir.errors import MemdirError, MemoryFormatError, MemoryNotFound
+from memdir.model.index import IndexEntry
+from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
+from memdir.recall.manifest import iso_mtime
+from memdir.recall.recaller import Recaller
+from memdir.recall.selectors import Selector
+from memdir.store.memdir import MemoryDir, SaveResult
+from memdir.store.scan import MemoryHeader
+
+__all__ = ["MemoryToolbox", "Outcome", "parse_type"]
+
+_TYPE_NAMES = ", ".join(t.value for t in MEMORY_TYPES)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to one tool call: ``ok`` with a payload, or refused with the rule and message."""
+
+    ok: bool
+    payload: dict[str, Any] = field(default_factory=dict)
+    text: str | None = None  # plain text to show instead of the JSON payload
+
+    @classmethod
+    def refused(cls, exc: MemdirError) -> Outcome:
+        payload: dict[str, Any] = {"status": "refused", "rule": exc.rule, "message": exc.message}
+        if exc.path:
+            payload["path"] = exc.path
+        return cls(ok=False, payload=payload)
+
+
+def parse_type(value: str | None) -> MemoryType | None:
+    """A memory type from what a model typed: case and surrounding space do not matter."""
+    if value is None or not value.strip():
+        return None
+    cleaned = value.strip().lower()
+    if cleaned not in MemoryType._value2member_map_:
+        raise MemoryFormatError(
+            f"unknown memory type {value!r}; use one of: {_TYPE_NAMES}",
+            rule="invalid-type",
+        )
+    return MemoryType(cleaned)
+
+
+def _header_json(header: MemoryHeader) -> dict[str, Any]:
+    return {
+        "file": header.filename,
+        "type": header.type.value if header.type else None,
+        "name": header.name,
+        "description": header.description,
+        "modified": iso_mtime(header.mtime_ms),
+    }
+
+
+def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "status": status,
+        "file": result.file,
+        "path": result.path,
+        "index_file": result.index_file,
+        "index_changed": result.index_changed,
+    }
+    if entry is not None:
+        payload["index_line"] = entry.render()
+    return payload
+
+
+class MemoryToolbox:
+    """recall / remember / update / forget / list / read over one :class:`MemoryDir`."""
+
+    def __init__(
+        self,
+        memory_dir: MemoryDir,
+        *,
+        selector: Selector | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.memory_dir = memory_dir
+        self.recaller = Recaller(memory_dir, selector=selector, clock=clock)
+
+    # -- finding files -------------------------------------------------------------------
+    def find(self, file: str) -> str:
+        """The relative file a model meant: the name as given, with ``.md`` added, or a memory's title."""
+        given = file.strip()
+        if given.startswith(self.memory_dir.path):
+            given = given[len(self.memory_dir.path) :]
+        candidates = [given] if given.endswith(".md") else [given, given + ".md"]
+        for candidate in candidates:
+            if candidate.endswith(".md") and self.memory_dir.exists(candidate):
+                return self.memory_dir.relative(self.memory_dir.resolve(candidate))
+        lowered = given.lower()
+        for header in self.memory_dir.list():
+            if header.name is not None and header.name.strip().lower() == lowered:
+                return header.filename
+        raise MemoryNotFound(
+            f"no memory {file!r} in {self.memory_dir.root}; call list to see the file names",
+            path=file,
+        )
+
+    # -- read-only tools -----------------------------------------------------------------
+    def recall(self, query: str, *, limit: int = 5) -> Outcome:
+        """The memories relevant to ``query``, rendered as the system reminders an agent receives."""
+        try:
+            result = self.recaller.recall(query, limit=max(1, min(limit, 20)))
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        payload = {
+            "selector": result.selector,
+            "skipped": result.skipped,
+            "files": [m.file for m in result.memories],
+        }
+        if result.reminders:
+            text = "\n\n".join(result.reminders)
+        elif result.skipped:
+            text = f"recall skipped: {result.skipped}"
+        else:
+            text = "no relevant memories"
+        return Outcome(ok=True, payload=payload, text=text)
+
+    def list_memories(self, *, type: str | None = None) -> Outcome:
+        try:
+            wanted = parse_type(type)
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        headers = [h for h in self.memory_dir.list() if wanted is None or h.type is wanted]
+        return Outcome(
+            ok=True, payload={"memory_dir": self.memory_dir.path, "memories": [_header_json(h) for h in headers]}
+        )
+
+    def read(self, file: str) -> Outcome:
+        try:
+            rel = self.find(file)
+            text = self.memory_dir.read_text(rel)
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        return Outcome(ok=True, payload={"file": rel, "content": text}, text=text)
+
+    def index(self) -> str:
+        return self.memory_dir.index_text()
+
+    # -- writes --------------------------------------------------------------------------
+    def remember(
+        self,
+        *,
+        type: str | None,
+        name: str,
+        description: str,
+        body: str,
+        file: str | None = None,
+        force: bool = False,
+    ) -> Outcome:
+        """Save a new memory and its index line; an existing file is refused unless ``force``."""
+        try:
+            memory = Memory(name=name.strip(), description=description.strip(), type=parse_type(type), body=body)
+            result = self.memory_dir.save(memory, file=file or None, force=force)
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        entry = IndexEntry(title=memory.name or "", file=result.file, hook=memory.description or "")
+        return Outcome(ok=True, payload=_save_json("created" if result.created else "replaced", result, entry))
+
+    def update(
+        self,
+        file: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        type: str | None = None,
+        body: str | None = None,
+        append: str | None = None,
+    ) -> Outcome:
+        """Change some fields of an existing memory; the others, and unknown frontmatter keys, are kept."""
+        try:
+            rel = self.find(file)
+            before = self.memory_dir.read(rel).memory
+            new_body = before.body if body is None else body
+            if append:
+                new_body = f"{new_body.rstrip()}\n{append.strip()}" if new_body.strip() else append.strip()
+            after = replace(
+                before,
+                name=before.name if name is None else name.strip(),
+                description=before.description if description is None else description.strip(),
+                type=before.type if type is None else parse_type(type),
+                body=new_body,
+            )
+            changed = [
+                key
+                for key in ("name", "description", "type", "body")
+                if getattr(before, key) != getattr(after, key) or (key == "type" and before.raw_type != after.raw_type)
+            ]
+            if not changed:
+                return Outcome(ok=True, payload={"status": "unchanged", "file": rel, "changed": []})
+            result = self.memory_dir.save(after, file=rel, force=True)
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        entry = IndexEntry(title=after.name or "", file=result.file, hook=after.description or "")
+        payload = _save_json("updated", result, entry)
+        payload["changed"] = changed
+        return Outcome(ok=True, payload=payload)
+
+    def forget(self, file: str) -> Outcome:
+        """Delete a memory file and every index line that points to it."""
+        try:
+            rel = self.find(file)
+            result = self.memory_dir.delete(rel)
+        except MemoryNotFound:
+            try:
+                result = self.memory_dir.delete(file)  # an index line left behind for a missing file
+            except MemdirError as exc:
+                return Outcome.refused(exc)
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        return Outcome(
+            ok=True,
+            payload={
+                "status": "deleted" if result.deleted else "index line removed",
+                "file": result.file,
+                "deleted": result.deleted,
+                "index_file": result.index_file,
+                "index_changed": result.index_changed,
+            },
+        )

@@ -1,0 +1,241 @@
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memdir.config import open_memory_dir, resolve_config
+from memdir.integrations.hook_launch import RECORD_ENV_VAR, spawn_detached
+from memdir.integrations.hooks import run_hook
+from memdir.llm import FORBID_ENV_VAR
+from memdir.model.memory import Memory, MemoryType
+from memdir.paths import sanitize_path
+
+PROMPT = "how should the integration tests treat the database?"
+
+
+class Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, argv, log):
+        self.calls.append((list(argv), log))
+        return "handle"
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    return str(os.path.realpath(root))
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+
+
+@pytest.fixture
+def memories(project, env):
+    directory = open_memory_dir(resolve_config(project, env=env))
+    directory.save(
+        Memory(
+            name="Real DB in tests",
+            description="Integration tests hit a real database, never mocks",
+            type=MemoryType.FEEDBACK,
+            body="A mocked database hid a broken migration.",
+        )
+    )
+    return directory
+
+
+def transcript(tmp_path, project, session="s1"):
+    folder = tmp_path / "claude" / "projects" / sanitize_path(project)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{session}.jsonl"
+    path.write_text('{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}\n')
+    return str(path)
+
+
+def hook_input(tmp_path, project, **extra):
+    return {"session_id": "s1", "transcript_path": transcript(tmp_path, project), "cwd": project, **extra}
+
+
+def test_user_prompt_submit_returns_the_recalled_memories_as_additional_context(tmp_path, project, env, memories):
+    result = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    specific = result.output["hookSpecificOutput"]
+    assert specific["hookEventName"] == "UserPromptSubmit"
+    assert specific["additionalContext"].startswith("<system-reminder>\nMemory (saved today): ")
+    assert "A mocked database hid a broken migration." in specific["additionalContext"]
+    state = tmp_path / "claude" / "projects" / sanitize_path(project) / "s1" / "memdir-recall.json"
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    assert [item["file"] for item in saved["surfaced"]] == ["feedback_real_db_in_tests.md"]
+    assert saved["surfaced_bytes"] > 0
+
+
+def test_a_memory_is_surfaced_once_per_session_until_compaction_resets_it(tmp_path, project, env, memories):
+    first = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    again = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    other = run_hook(
+        "user-prompt-submit", {**hook_input(tmp_path, project, prompt=PROMPT), "session_id": "s2"}, env=env
+    )
+    assert first.output is not None and again.output is None and other.output is not None
+    start = run_hook("session-start", hook_input(tmp_path, project, source="compact"), env=env)
+    assert start.output is None and start.note == "recall state reset"
+    after = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    assert after.output is not None
+
+
+def test_session_start_adds_the_index_only_for_a_directory_claude_code_does_not_load(tmp_path, project, env):
+    own = run_hook("session-start", hook_input(tmp_path, project, source="startup"), env=env)
+    assert own.output is None
+    other = tmp_path / "shared-memory"
+    directory = open_memory_dir(resolve_config(project, memory_dir=str(other), env=env))
+    directory.save(Memory(name="Role", description="Leads the payments team", type=MemoryType.USER, body="x"))
+    result = run_hook("session-start", hook_input(tmp_path, project, source="startup"), memory_dir=str(other), env=env)
+    context = result.output["hookSpecificOutput"]["additionalContext"]
+    assert result.output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "- [Role](user_role.md) — Leads the payments team" in context
+
+
+def test_stop_starts_extraction_detached_with_the_exact_command_line(tmp_path, project, env):
+    data = hook_input(tmp_path, project, stop_hook_active=False)
+    launcher = Recorder()
+    result = run_hook("stop", data, env={**env, "MEMDIR_MODEL": "scripted:/x.json"}, launcher=launcher)
+    assert result.output is None and result.launched == "handle"
+    assert launcher.calls == [
+        (
+            [
+                sys.executable,
+                "-m",
+                "memdir.cli",
+                "--project",
+                project,
+                "extract",
+                "--transcript",
+                data["transcript_path"],
+                "--json",
+            ],
+            str(tmp_path / "claude" / "memdir" / "logs" / "extract.log"),
+        )
+    ]
+
+
+def test_stop_does_nothing_without_a_model_or_when_already_inside_a_stop_hook(tmp_path, project, env):
+    launcher = Recorder()
+    no_model = run_hook("stop", hook_input(tmp_path, project), env=env, launcher=launcher)
+    looping = run_hook(
+        "stop",
+        hook_input(tmp_path, project, stop_hook_active=True),
+        env={**env, "MEMDIR_MODEL": "scripted:/x.json"},
+        launcher=launcher,
+    )
+    subagent = run_hook(
+        "stop",
+        hook_input(tmp_path, project, agent_id="a1"),
+        env={**env, "MEMDIR_MODEL": "scripted:/x.json"},
+        launcher=launcher,
+    )
+    assert launcher.calls == []
+    assert "no model configured" in no_model.note
+    assert looping.note == "stop_hook_active"
+    assert subagent.note == "inside a subagent"
+
+
+def test_the_model_can_come_from_the_settings_file(tmp_path, project, env):
+    settings = tmp_path / "claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"memdir": {"model": "scripted:/x.json"}}), encoding="utf-8")
+    launcher = Recorder()
+    run_hook("session-end", hook_input(tmp_path, project, reason="prompt_input_exit"), env=env, launcher=launcher)
+    assert launcher.calls[0][0][-4:] == [
+        "extract",
+        "--transcript",
+        hook_input(tmp_path, project)["transcript_path"],
+        "--json",
+    ]
+
+
+def test_pre_compact_starts_a_session_notes_update(tmp_path, project, env):
+    data = hook_input(tmp_path, project, trigger="auto", custom_instructions=None)
+    launcher = Recorder()
+    other = str(tmp_path / "elsewhere")
+    run_hook("pre-compact", data, memory_dir=other, env={**env, "MEMDIR_MODEL": "x:y"}, launcher=launcher)
+    argv, log = launcher.calls[0]
+    assert argv == [
+        sys.executable,
+        "-m",
+        "memdir.cli",
+        "--project",
+        project,
+        "--memory-dir",
+        other + "/",
+        "session",
+        "update",
+        "--transcript",
+        data["transcript_path"],
+        "--session-id",
+        "s1",
+    ]
+    assert log.endswith(os.path.join("memdir", "logs", "session.log"))
+
+
+def test_hooks_do_nothing_when_auto_memory_is_disabled(tmp_path, project, env, memories):
+    off = {**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1", "MEMDIR_MODEL": "x:y"}
+    launcher = Recorder()
+    recall = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=off)
+    stop = run_hook("stop", hook_input(tmp_path, project), env=off, launcher=launcher)
+    assert recall.output is None and stop.launched is None and launcher.calls == []
+    assert "disabled" in recall.note
+
+
+def test_the_detached_launcher_starts_a_new_session_and_logs_stderr(tmp_path):
+    log = tmp_path / "logs" / "extract.log"
+    code = "import os, sys; sys.stderr.write(f'leader={os.getsid(0) == os.getpid()}')"
+    handle = spawn_detached([sys.executable, "-c", code], str(log))
+    assert handle.wait(timeout=30) == 0
+    assert log.read_text(encoding="utf-8") == "leader=True"
+
+
+def cli_hook(tmp_path, event, stdin, env, *extra):
+    full = {
+        "PATH": os.environ.get("PATH", ""),
+        FORBID_ENV_VAR: "1",
+        "PYTHONPATH": os.pathsep.join(sys.path),
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "memdir.cli", *extra, "hook", event],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=full,
+        cwd=str(tmp_path),
+        timeout=60,
+    )
+
+
+def test_the_cli_hook_prints_valid_json_for_claude_code(tmp_path, project, env, memories):
+    done = cli_hook(tmp_path, "user-prompt-submit", json.dumps(hook_input(tmp_path, project, prompt=PROMPT)), env)
+    assert done.returncode == 0, done.stderr
+    output = json.loads(done.stdout)
+    assert "A mocked database" in output["hookSpecificOutput"]["additionalContext"]
+
+
+def test_the_cli_stop_hook_records_its_launch_and_returns(tmp_path, project, env):
+    record = tmp_path / "launches.jsonl"
+    data = hook_input(tmp_path, project, stop_hook_active=False)
+    done = cli_hook(tmp_path, "stop", json.dumps(data), {**env, "MEMDIR_MODEL": "x:y", RECORD_ENV_VAR: str(record)})
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    launch = json.loads(record.read_text(encoding="utf-8"))
+    assert launch["argv"][3:] == ["--project", project, "extract", "--transcript", data["transcript_path"], "--json"]
+
+
+@pytest.mark.parametrize("stdin", ["{not json", "[1, 2]", '{"session_id": "../../etc", "prompt": "a b"}'])
+def test_hooks_fail_open_with_one_line_on_stderr(tmp_path, env, stdin):
+    done = cli_hook(tmp_path, "user-prompt-submit", stdin, env)
+    assert done.returncode == 0
+    assert done.stdout == ""
+    assert done.stderr.startswith("memdir hook user-prompt-submit: ")
+    assert done.stderr.count("\n") == 1

@@ -1,0 +1,259 @@
+import json
+import os
+import sys
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from memdir.config import resolve_config
+from memdir.integrations.mcp import create_server
+from memdir.llm import FORBID_ENV_VAR
+
+TIMEOUT = 30
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+
+
+@pytest.fixture
+def server(tmp_path, env):
+    config = resolve_config(str(tmp_path), memory_dir=str(tmp_path / "mem"), env=env)
+    return create_server(config)
+
+
+def run(server, body):
+    async def main():
+        with anyio.fail_after(TIMEOUT):
+            async with Client(server) as client:
+                return await body(client)
+
+    return anyio.run(main)
+
+
+REMEMBER = {
+    "type": "feedback",
+    "name": "Real DB in tests",
+    "description": "Integration tests hit a real database, never mocks",
+    "body": "A mocked database hid a broken migration.",
+}
+
+
+def test_tools_carry_read_only_and_destructive_hints(server):
+    async def body(client):
+        return {t.name: t for t in (await client.list_tools()).tools}
+
+    tools = run(server, body)
+    assert set(tools) == {"recall", "remember", "update", "forget", "list", "read"}
+    for name in ("recall", "list", "read"):
+        assert tools[name].annotations.read_only_hint is True
+    assert tools["remember"].annotations.read_only_hint is False
+    assert tools["remember"].annotations.destructive_hint is False
+    assert tools["forget"].annotations.destructive_hint is True
+    assert tools["update"].annotations.destructive_hint is True
+    assert list(tools["remember"].input_schema["properties"])[:4] == ["type", "name", "description", "body"]
+
+
+def test_remember_reports_the_file_and_index_line_it_wrote(server, tmp_path):
+    async def body(client):
+        return await client.call_tool("remember", REMEMBER)
+
+    result = run(server, body)
+    assert result.is_error is False
+    payload = json.loads(result.content[0].text)
+    assert payload == result.structured_content
+    assert payload["status"] == "created"
+    assert payload["file"] == "feedback_real_db_in_tests.md"
+    assert payload["index_changed"] is True
+    line = "- [Real DB in tests](feedback_real_db_in_tests.md) — Integration tests hit a real database, never mocks"
+    assert payload["index_line"] == line
+    assert (tmp_path / "mem" / "MEMORY.md").read_text(encoding="utf-8") == line + "\n"
+    text = (tmp_path / "mem" / "feedback_real_db_in_tests.md").read_text(encoding="utf-8")
+    assert "type: feedback" in text and text.endswith("A mocked database hid a broken migration.\n")
+
+
+def test_argument_names_models_commonly_use_are_accepted(server, tmp_path):
+    async def body(client):
+        saved = await client.call_tool(
+            "remember",
+            {"memory_type": "User", "title": "Role", "summary": "Leads the payments team", "content": "Prefers terse"},
+        )
+        read = await client.call_tool("read", {"path": "user_role.md"})
+        by_title = await client.call_tool("read", {"filename": "Role"})
+        recalled = await client.call_tool("recall", {"q": "who leads the payments team"})
+        return saved, read, by_title, recalled
+
+    saved, read, by_title, recalled = run(server, body)
+    assert saved.is_error is False and saved.structured_content["file"] == "user_role.md"
+    assert "Prefers terse" in read.content[0].text
+    assert by_title.content[0].text == read.content[0].text
+    assert "<system-reminder>" in recalled.content[0].text
+    assert recalled.structured_content["files"] == ["user_role.md"]
+
+
+def test_a_refused_write_names_the_rule_and_sets_is_error(server):
+    async def body(client):
+        await client.call_tool("remember", REMEMBER)
+        again = await client.call_tool("remember", REMEMBER)
+        no_desc = await client.call_tool("remember", {"type": "user", "name": "x", "description": " "})
+        bad_type = await client.call_tool("remember", {**REMEMBER, "type": "opinion", "name": "Other"})
+        escape = await client.call_tool("remember", {**REMEMBER, "file": "../outside.md"})
+        return again, no_desc, bad_type, escape
+
+    again, no_desc, bad_type, escape = run(server, body)
+    assert again.is_error is True
+    assert again.structured_content["rule"] == "exists"
+    assert "force" in again.structured_content["message"]
+    assert no_desc.is_error and no_desc.structured_content["rule"] in ("missing-description", "missing-argument")
+    assert bad_type.is_error and bad_type.structured_content["rule"] == "invalid-type"
+    assert escape.is_error and escape.structured_content["rule"] == "outside-root"
+
+
+def test_update_changes_only_the_given_fields_and_keeps_the_index_in_step(server, tmp_path):
+    async def body(client):
+        await client.call_tool("remember", REMEMBER)
+        changed = await client.call_tool(
+            "update", {"file": "feedback_real_db_in_tests", "description": "Tests use the real Postgres"}
+        )
+        appended = await client.call_tool("update", {"file": "feedback_real_db_in_tests.md", "append": "Also CI."})
+        same = await client.call_tool("update", {"file": "feedback_real_db_in_tests.md", "name": "Real DB in tests"})
+        return changed, appended, same
+
+    changed, appended, same = run(server, body)
+    assert changed.structured_content["changed"] == ["description"]
+    assert changed.structured_content["index_line"].endswith("— Tests use the real Postgres")
+    assert appended.structured_content["changed"] == ["body"]
+    assert same.structured_content == {"status": "unchanged", "file": "feedback_real_db_in_tests.md", "changed": []}
+    index = (tmp_path / "mem" / "MEMORY.md").read_text(encoding="utf-8")
+    assert index.count("\n") == 1 and "Tests use the real Postgres" in index
+    text = (tmp_path / "mem" / "feedback_real_db_in_tests.md").read_text(encoding="utf-8")
+    assert text.endswith("A mocked database hid a broken migration.\nAlso CI.\n")
+
+
+def test_forget_deletes_the_file_and_its_index_line(server, tmp_path):
+    async def body(client):
+        await client.call_tool("remember", REMEMBER)
+        gone = await client.call_tool("forget", {"file": "feedback_real_db_in_tests.md"})
+        again = await client.call_tool("forget", {"file": "feedback_real_db_in_tests.md"})
+        listed = await client.call_tool("list", {})
+        return gone, again, listed
+
+    gone, again, listed = run(server, body)
+    assert gone.structured_content["deleted"] is True and gone.structured_content["index_changed"] is True
+    assert again.is_error and again.structured_content["rule"] == "not-found"
+    assert listed.structured_content["memories"] == []
+    assert not (tmp_path / "mem" / "feedback_real_db_in_tests.md").exists()
+
+
+def test_resources_list_the_index_and_every_memory(server):
+    async def body(client):
+        await client.call_tool("remember", REMEMBER)
+        await client.call_tool("remember", {**REMEMBER, "name": "Nested", "file": "topics/nested.md"})
+        listed = await client.list_resources()
+        templates = await client.list_resource_templates()
+        index = await client.read_resource("memdir://index")
+        nested = await client.read_resource("memdir://memory/topics/nested.md")
+        return listed, templates, index, nested
+
+    listed, templates, index, nested = run(server, body)
+    uris = {r.uri for r in listed.resources}
+    assert uris == {
+        "memdir://index",
+        "memdir://memory/feedback_real_db_in_tests.md",
+        "memdir://memory/topics/nested.md",
+    }
+    assert templates.resource_templates[0].uri_template == "memdir://memory/{+file}"
+    assert "(topics/nested.md)" in index.contents[0].text
+    assert "name: Nested" in nested.contents[0].text
+
+
+def test_the_memory_instructions_prompt_names_the_directory(server, tmp_path):
+    async def body(client):
+        prompts = await client.list_prompts()
+        got = await client.get_prompt("memory_instructions")
+        return prompts, got
+
+    prompts, got = run(server, body)
+    assert [p.name for p in prompts.prompts] == ["memory_instructions"]
+    text = got.messages[0].content.text
+    assert text.startswith("# auto memory")
+    assert str(tmp_path / "mem") in text
+
+
+def test_recall_without_a_query_is_refused_with_a_rule(server):
+    async def body(client):
+        return await client.call_tool("recall", {})
+
+    result = run(server, body)
+    assert result.is_error and result.structured_content["rule"] == "missing-argument"
+
+
+def test_memdir_mcp_serves_over_a_real_stdio_subprocess(tmp_path, env):
+    mem = tmp_path / "mem"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memdir.cli", "--memory-dir", str(mem), "mcp"],
+        env={**env, FORBID_ENV_VAR: "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+        cwd=str(tmp_path),
+    )
+
+    async def main():
+        with anyio.fail_after(TIMEOUT):
+            async with Client(params) as client:
+                saved = await client.call_tool("remember", REMEMBER)
+                recalled = await client.call_tool("recall", {"query": "should the integration tests mock the database"})
+                tools = await client.list_tools()
+                return saved, recalled, tools
+
+    saved, recalled, tools = anyio.run(main)
+    assert saved.structured_content["status"] == "created"
+    assert "A mocked database hid a broken migration." in recalled.content[0].text
+    assert len(tools.tools) == 6
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("- [Real DB in tests]")
+
+
+def free_port():
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_memdir_mcp_serves_streamable_http(tmp_path, env):
+    import queue
+    import subprocess
+    import threading
+
+    port = free_port()
+    mem = tmp_path / "mem"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memdir.cli", "--memory-dir", str(mem), "mcp", "--http", "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "PATH": os.environ.get("PATH", ""), FORBID_ENV_VAR: "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True).start()
+    try:
+        while "Uvicorn running on" not in lines.get(timeout=TIMEOUT):
+            pass
+
+        async def main():
+            with anyio.fail_after(TIMEOUT):
+                async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                    saved = await client.call_tool("remember", REMEMBER)
+                    listed = await client.call_tool("list", {})
+                    return saved, listed
+
+        saved, listed = anyio.run(main)
+    finally:
+        process.terminate()
+        process.wait(timeout=TIMEOUT)
+        process.stderr.close()
+    assert saved.structured_content["status"] == "created"
+    assert [m["file"] for m in listed.structured_content["memories"]] == ["feedback_real_db_in_tests.md"]

@@ -123,7 +123,7 @@ class SessionMemory:
     # -- state ----------------------------------------------------------------------------
     def reload_state(self) -> None:
         if self.persist:
-            self.state = SessionState.load(self.paths.state)
+            self.state.assign(SessionState.load(self.paths.state))
 
     def save_state(self) -> None:
         if self.persist:

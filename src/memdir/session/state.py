@@ -34,6 +34,13 @@ class SessionState:
     def copy(self) -> SessionState:
         return SessionState(**asdict(self))
 
+    def assign(self, other: SessionState) -> None:
+        """Take over ``other``'s values in place, so holders of this object see them."""
+        self.initialized = other.initialized
+        self.tokens_at_last_extraction = other.tokens_at_last_extraction
+        self.last_summarized_message_id = other.last_summarized_message_id
+        self.last_memory_message_uuid = other.last_memory_message_uuid
+
     def to_json(self) -> dict[str, object]:
         return {
             "initialized": self.initialized,

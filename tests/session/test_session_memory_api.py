@@ -325,3 +325,43 @@ def test_compaction_falls_back_without_notes_or_when_switched_off(project, env):
     assert memory_for(project, env).compact(conversation()) is None
     off = {**env, "DISABLE_CLAUDE_CODE_SM_COMPACT": "1"}
     assert memory_for(project, off).plan_compaction(conversation()).reason == "disabled"
+
+
+class AsyncGateModel:
+    spec = "async-gate"
+
+    def __init__(self):
+        self.entered = asyncio.Event()
+        self.go = asyncio.Event()
+        self.active = 0
+        self.most_active = 0
+
+    def complete(self, request):
+        raise AssertionError("the async update must use acomplete")
+
+    async def acomplete(self, request):
+        from memdir.llm.base import Usage
+
+        self.active += 1
+        self.most_active = max(self.most_active, self.active)
+        self.entered.set()
+        await self.go.wait()
+        self.active -= 1
+        return Completion(text="done", tool_calls=(), usage=Usage())
+
+
+def test_async_updates_of_one_session_never_overlap(project, env):
+    model = AsyncGateModel()
+    memory = memory_for(project, env, model)
+
+    async def scenario():
+        first = asyncio.create_task(memory.aupdate(conversation(), force=True))
+        await asyncio.wait_for(model.entered.wait(), 10)
+        second = asyncio.create_task(memory.aupdate(conversation(), force=True))
+        await asyncio.sleep(0)  # let the second task reach the guard
+        assert not second.done() and model.active == 1
+        model.go.set()
+        return await asyncio.wait_for(asyncio.gather(first, second), 10)
+
+    outcomes = asyncio.run(scenario())
+    assert [o.reason for o in outcomes] == ["updated", "updated"] and model.most_active == 1

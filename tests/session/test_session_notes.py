@@ -1,3 +1,11 @@
+import os
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memdir.model.text import utf16_len
+from memdir.session.compact import build_compact_summary
 from memdir.session.notes import (
     TRUNCATION_MARKER,
     analyze_section_sizes,
@@ -126,3 +134,43 @@ def test_edits_to_headers_or_descriptions_are_refused():
     assert "headers" in structure_check("/n/summary.md", before, before.replace("_what B is_", "_B_"))
     assert "removed" in structure_check("/n/summary.md", before, before.replace("# B\n_what B is_\n", ""))
     assert "added" in structure_check("/n/summary.md", before, before + "# C\n")
+
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def check_snapshot(name, text):
+    path = SNAPSHOTS / name
+    if os.environ.get("MEMDIR_UPDATE_SNAPSHOTS") == "1" or not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_the_update_prompt_snapshot(tmp_path):
+    home = str(tmp_path)
+    notes = load_session_template(home).replace("# Worklog\n", "# Worklog\n" + "- step\n" * 4000, 1)
+    check_snapshot("session_update_prompt.md", build_update_prompt(load_session_prompt(home), notes, "/n/summary.md"))
+
+
+def test_the_compact_summary_snapshot():
+    text, truncated = build_compact_summary(
+        "# Current State\n_now_\nPorting the parser.", notes_path="/n/summary.md", transcript_path="/t/s.jsonl"
+    )
+    assert not truncated
+    check_snapshot("session_compact_summary.md", text)
+
+
+section_lines = st.lists(st.text(alphabet="ab _#\u00e9\U0001f600", max_size=300), max_size=60)
+
+
+@given(st.lists(st.tuples(st.text(alphabet="abc", max_size=5), section_lines), max_size=5))
+def test_truncated_sections_fit_their_budget_and_short_ones_are_untouched(sections):
+    notes = "\n".join(f"# {title}\n" + "\n".join(lines) for title, lines in sections)
+    truncated = truncate_for_compact(notes, max_section_tokens=100)
+    if not truncated.was_truncated:
+        assert truncated.text == notes
+    for body in truncated.text.split("\n# ")[1:]:
+        kept = body.split("\n")[1:]
+        if kept[-1:] == [TRUNCATION_MARKER.lstrip("\n")]:
+            assert sum(utf16_len(line) + 1 for line in kept[:-2]) <= 400

@@ -100,25 +100,35 @@ class SessionMemory:
         cwd: str | None = None,
         config: MemoryConfig | None = None,
         env: Mapping[str, str] | None = None,
-        **options: object,
+        model: ChatModel | None = None,
+        persist: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        lock_timeout: float = 10.0,
     ) -> SessionMemory:
         """The notes of ``session_id`` in ``cwd`` (or the config's project), with its settings.
 
         With a ``config``, the ``sessionMemory`` settings key supplies the thresholds and the
-        compaction switch (explicit ``options`` still win).
+        compaction switch; without one, the defaults apply. The env vars that force
+        session-memory compaction on or off are read from ``env`` (default ``os.environ``).
         """
         environ: Mapping[str, str] = os.environ if env is None else env
+        setting: object = None
         if config is not None:
             directory = os.path.join(config.transcripts_dir, validate_session_id(session_id), "session-memory")
             paths = SessionPaths(directory=directory, config_home=config.config_home)
             setting = config.setting("sessionMemory")
-            options.setdefault("thresholds", update_thresholds(setting))
-            options.setdefault("compaction", compact_thresholds(setting))
-            options.setdefault("use_for_compaction", should_use_session_memory_compaction(setting, environ))
         else:
             paths = SessionPaths.for_session(session_id, cwd=cwd, env=environ)
-            options.setdefault("use_for_compaction", should_use_session_memory_compaction(None, environ))
-        return cls(paths, **options)  # type: ignore[arg-type]
+        return cls(
+            paths,
+            model=model,
+            thresholds=update_thresholds(setting),
+            compaction=compact_thresholds(setting),
+            use_for_compaction=should_use_session_memory_compaction(setting, environ),
+            persist=persist,
+            clock=clock,
+            lock_timeout=lock_timeout,
+        )
 
     # -- state ----------------------------------------------------------------------------
     def reload_state(self) -> None:

@@ -145,8 +145,11 @@ def test_the_async_update_behaves_like_the_sync_one(project, env):
 
 
 def test_updating_without_a_model_says_how_to_configure_one(project, env):
+    memory = memory_for(project, env)
+    assert memory.update(conversation(tokens=100)).reason == "not-due"  # no model needed for that
     with pytest.raises(ModelNotConfigured, match="MEMDIR_MODEL"):
-        memory_for(project, env).update(conversation())
+        memory.update(conversation())
+    assert not memory.guard.running and memory.state.initialized
 
 
 def test_the_summary_cursor_waits_for_a_turn_without_tool_calls(project, env):

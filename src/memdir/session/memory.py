@@ -182,14 +182,15 @@ class SessionMemory:
         """Update the notes if the rule says so (always with ``force``, like ``/summary``).
 
         Call it after each model response. A call made while another update of this session
-        runs in this process waits for it, then applies the rule to the newer state.
+        runs in this process waits for it, then applies the rule to the newer state. The model
+        is needed only when an update is due, so a loop without one can still track the state.
         """
-        model = self._model()
         self.guard.acquire()
         try:
             steps = self._steps(messages, force)
             try:
                 request = next(steps)
+                model = self._model()
                 while True:
                     request = steps.send(model.complete(request))
             except StopIteration as done:
@@ -202,12 +203,12 @@ class SessionMemory:
 
     async def aupdate(self, messages: Sequence[ConversationMessage], *, force: bool = False) -> UpdateResult:
         """:meth:`update` for async agent loops (the model is called with ``acomplete``)."""
-        model = self._model()
         await self.guard.aacquire()
         try:
             steps = self._steps(messages, force)
             try:
                 request = next(steps)
+                model = self._model()
                 while True:
                     request = steps.send(await model.acomplete(request))
             except StopIteration as done:
@@ -273,6 +274,9 @@ class SessionMemory:
         wait: bool = True,
     ) -> CompactionResult | None:
         """The summary message and the messages to keep, or None to compact the ordinary way.
+
+        The result's ``start_index`` counts from the last compact boundary in ``messages`` (the
+        agent's live context); ``kept`` are the messages themselves.
 
         None when the feature is off, there are no notes or only the template, the last message
         the notes cover is no longer in the conversation, or the result would still be at or

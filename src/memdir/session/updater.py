@@ -32,6 +32,7 @@ from memdir.templates import render_template
 
 __all__ = [
     "MAX_UPDATE_TURNS",
+    "UPDATE_MAX_TOKENS",
     "RunGuard",
     "UpdateResult",
     "render_recent_conversation",

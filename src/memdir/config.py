@@ -44,6 +44,14 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "model": None,  # model spec for the LLM selector and background agents
     "selector": "auto",  # auto | offline | llm
     "extractEveryTurns": 1,  # run background extraction every N eligible turns
+    # session notes (docs/session-memory.md); a field overrides only when it is a positive number
+    "sessionMemory": {
+        "minimumMessageTokensToInit": 10000,  # context size before the first notes are written
+        "minimumTokensBetweenUpdate": 5000,  # context growth between two updates
+        "toolCallsBetweenUpdates": 3,  # tool calls between updates, unless the last turn had none
+        "useForCompaction": True,  # compact from the notes (env ENABLE_/DISABLE_CLAUDE_CODE_SM_COMPACT win)
+        "compact": {"minTokens": 10000, "minTextBlockMessages": 5, "maxTokens": 40000},  # kept window
+    },
 }
 
 

@@ -1,10 +1,17 @@
-"""The ``memdir`` command line: the root group plus one module per noun group."""
+"""The ``memdir`` command line: the root group plus one module per noun group.
+
+Importing a command module registers its commands on the root group.
+"""
 
 from __future__ import annotations
 
-from memdir.cli import hooks as _hooks  # noqa: F401
-from memdir.cli import inspect, memories  # noqa: F401  (each module registers its commands)
-from memdir.cli import mcp as _mcp  # noqa: F401
+from memdir.cli import (  # noqa: F401
+    hooks,
+    inspect,
+    mcp,
+    memories,
+    session,
+)
 from memdir.cli.main import cli, main
 from memdir.cli.team import team
 

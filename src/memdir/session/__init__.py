@@ -1,0 +1,28 @@
+"""Session memory: rolling notes about the current session that survive context compaction.
+
+An update agent keeps ``summary.md`` beside the session's transcript up to date as the
+conversation grows (:mod:`.thresholds` decides when); compaction then replaces old messages
+with those notes and keeps the recent ones verbatim (:mod:`.compact`). docs/session-memory.md
+describes the files, the settings and the command line.
+"""
+
+from __future__ import annotations
+
+from memdir.session.compact import CompactionFallback, CompactionResult
+from memdir.session.memory import SessionMemory, SessionStatus
+from memdir.session.paths import SessionPaths
+from memdir.session.state import SessionState
+from memdir.session.thresholds import CompactThresholds, UpdateThresholds
+from memdir.session.updater import UpdateResult
+
+__all__ = [
+    "CompactThresholds",
+    "CompactionFallback",
+    "CompactionResult",
+    "SessionMemory",
+    "SessionPaths",
+    "SessionState",
+    "SessionStatus",
+    "UpdateResult",
+    "UpdateThresholds",
+]

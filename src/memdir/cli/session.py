@@ -1,0 +1,225 @@
+"""``memdir session status | show | update | compact``: session notes from a transcript.
+
+Each command reads the conversation from a Claude Code transcript (``<sessionId>.jsonl``) or a
+memdir message JSON file, so it can run from a hook after every turn; the session's cursors are
+kept in ``state.json`` beside the notes between calls.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.conversation import ConversationMessage, load_conversation
+from memdir.errors import ConfigError
+from memdir.llm import load_model, resolve_model_spec
+from memdir.session import CompactionResult, SessionMemory
+from memdir.session.notes import analyze_section_sizes
+from memdir.session.tokens import rough_token_count
+
+__all__ = ["session"]
+
+
+def _session_id(transcript: str | None, session_id: str | None) -> str:
+    if session_id:
+        return session_id
+    if transcript:
+        stem = os.path.basename(transcript)
+        for suffix in (".jsonl", ".json"):
+            stem = stem.removesuffix(suffix)
+        return stem
+    raise ConfigError(
+        "name the session: pass --transcript PATH (its file name is the session id) or --session-id ID",
+        rule="session-id",
+    )
+
+
+def _memory(state: CliState, transcript: str | None, session_id: str | None) -> SessionMemory:
+    return SessionMemory.for_session(_session_id(transcript, session_id), config=state.config)
+
+
+def _messages(transcript: str) -> list[ConversationMessage]:
+    return load_conversation(transcript)
+
+
+_TRANSCRIPT = click.option(
+    "--transcript",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="Claude Code transcript (.jsonl) or memdir message JSON with the conversation.",
+)
+_SESSION_ID = click.option("--session-id", default=None, help="Session id (default: the transcript's file name).")
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+@cli.group(
+    epilog="""\b
+Examples:
+  memdir session status --transcript ~/.claude/projects/-work-app/3f2a.jsonl
+  memdir session update --transcript 3f2a.jsonl --model anthropic:claude-sonnet-4-6
+  memdir session compact --transcript 3f2a.jsonl --json
+"""
+)
+def session() -> None:
+    """Session notes: rolling notes about the current session that survive context compaction."""
+
+
+@session.command(
+    epilog="""\b
+Examples:
+  memdir session status --transcript 3f2a.jsonl
+  memdir session status --transcript conversation.json --session-id run-7 --json
+"""
+)
+@_TRANSCRIPT
+@_SESSION_ID
+@_JSON
+@pass_state
+def status(state: CliState, transcript: str, session_id: str | None, as_json: bool) -> None:
+    """Show the context size, the update cursor and whether an update is due."""
+    memory = _memory(state, transcript, session_id)
+    current = memory.status(_messages(transcript))
+    if as_json:
+        echo_json(current.to_json())
+        return
+    click.echo(f"notes: {current.notes_path}{'' if current.notes_exist else ' (not created yet)'}")
+    click.echo(f"tokens: {current.tokens}")
+    click.echo(f"initialized: {'yes' if current.initialized else 'no'}")
+    click.echo(f"tool calls since the last update: {current.tool_calls_since_update}")
+    click.echo(f"update due: {'yes' if current.update_due else 'no'}")
+
+
+@session.command(
+    epilog="""\b
+Examples:
+  memdir session show --session-id 3f2a9c1e-0000-4000-8000-000000000001
+  memdir session show --transcript 3f2a.jsonl --json
+"""
+)
+@click.option("--transcript", type=click.Path(dir_okay=False), default=None, help="Transcript naming the session.")
+@_SESSION_ID
+@_JSON
+@pass_state
+def show(state: CliState, transcript: str | None, session_id: str | None, as_json: bool) -> None:
+    """Print the session's notes."""
+    memory = _memory(state, transcript, session_id)
+    notes = memory.read_notes()
+    if as_json:
+        echo_json(
+            {
+                "path": memory.paths.notes,
+                "exists": notes is not None,
+                "content": notes,
+                "tokens": None if notes is None else rough_token_count(notes),
+                "sections": {} if notes is None else analyze_section_sizes(notes),
+            }
+        )
+        return
+    if notes is None:
+        raise click.ClickException(
+            f"no session notes at {memory.paths.notes} yet; run `memdir session update --transcript ...`"
+        )
+    click.echo(notes, nl=False)
+
+
+@session.command(
+    epilog="""\b
+Examples:
+  memdir session update --transcript 3f2a.jsonl
+  memdir session update --transcript 3f2a.jsonl --force --model anthropic:claude-sonnet-4-6 --json
+"""
+)
+@_TRANSCRIPT
+@_SESSION_ID
+@click.option("--model", "model_spec", default=None, help="Model spec (default: MEMDIR_MODEL or memdir.model).")
+@click.option("--force", is_flag=True, help="Update now, whatever the thresholds say.")
+@_JSON
+@pass_state
+def update(
+    state: CliState, transcript: str, session_id: str | None, model_spec: str | None, force: bool, as_json: bool
+) -> None:
+    """Update the notes when the update rule says so (always with --force)."""
+    memory = _memory(state, transcript, session_id)
+    spec = resolve_model_spec(model_spec, settings_value=state.config.setting("model"))
+    if spec is not None:
+        memory.model = load_model(spec)
+    outcome = memory.update(_messages(transcript), force=force)
+    if as_json:
+        echo_json(
+            {
+                "updated": outcome.updated,
+                "reason": outcome.reason,
+                "path": outcome.notes_path,
+                "created": outcome.created,
+                "edits": outcome.edits,
+                "denials": [{"tool": d.tool, "reason": d.reason} for d in outcome.denials],
+                "turns": outcome.turns,
+                "tokens": outcome.tokens,
+            }
+        )
+        return
+    if outcome.reason == "updated":
+        click.echo(f"updated {outcome.notes_path} ({outcome.edits} edits)")
+        for denial in outcome.denials:
+            click.echo(f"refused {denial.tool}: {denial.reason}", err=True)
+    elif outcome.reason == "busy":
+        click.echo("skipped: another update of this session is running")
+    else:
+        click.echo(f"not due (context ~{outcome.tokens} tokens); use --force to update anyway")
+
+
+@session.command(
+    epilog="""\b
+Examples:
+  memdir session compact --transcript 3f2a.jsonl
+  memdir session compact --transcript 3f2a.jsonl --auto-compact-threshold 160000 --json
+"""
+)
+@_TRANSCRIPT
+@_SESSION_ID
+@click.option(
+    "--auto-compact-threshold",
+    type=click.IntRange(1),
+    default=None,
+    help="Fall back when the compacted context would still be this many tokens or more.",
+)
+@_JSON
+@pass_state
+def compact(
+    state: CliState, transcript: str, session_id: str | None, auto_compact_threshold: int | None, as_json: bool
+) -> None:
+    """Compact from the notes: print the summary and the messages kept verbatim.
+
+    When the notes cannot be used, says why ("compacted": false); compact the ordinary way then.
+    """
+    memory = _memory(state, transcript, session_id)
+    outcome = memory.plan_compaction(
+        _messages(transcript),
+        transcript_path=os.path.abspath(transcript),
+        auto_compact_threshold=auto_compact_threshold,
+    )
+    if not isinstance(outcome, CompactionResult):
+        if as_json:
+            echo_json({"compacted": False, "reason": outcome.reason, "detail": outcome.detail})
+        else:
+            click.echo(f"no session-memory compaction: {outcome.detail}; compact the ordinary way")
+        return
+    kept = [message.uuid for message in outcome.kept]
+    if as_json:
+        echo_json(
+            {
+                "compacted": True,
+                "summary": outcome.summary,
+                "kept": kept,
+                "start_index": outcome.start_index,
+                "was_truncated": outcome.was_truncated,
+                "notes_path": outcome.notes_path,
+                "pre_compact_tokens": outcome.pre_compact_tokens,
+                "post_compact_tokens": outcome.post_compact_tokens,
+            }
+        )
+        return
+    click.echo(outcome.summary)
+    click.echo(f"\n--- kept {len(kept)} messages verbatim: {' '.join(kept)}")

@@ -1,0 +1,288 @@
+"""The library API of session memory for agent loops.
+
+An agent loop creates one :class:`SessionMemory` per session and calls :meth:`update` (or
+:meth:`aupdate`) after each model response, with the conversation so far; the notes are
+rewritten only when the update rule says so. When the context fills up, :meth:`compact` returns
+the summary message and the messages to keep, or None when the loop should compact the ordinary
+way. The cursors live on the object and, with ``persist=True``, in ``state.json`` beside the
+notes, so a CLI call or another process continues where the last one stopped.
+
+    memory = SessionMemory.for_session("3f2a...", cwd="/work/app", model=load_model(spec))
+    memory.update(messages)                       # after every model response
+    result = memory.compact(messages)             # when the context is full
+    if result is not None:
+        messages = [result.summary_message, *result.kept]
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass
+
+from memdir.config import MemoryConfig
+from memdir.conversation import ConversationMessage
+from memdir.errors import LockTimeout, ModelNotConfigured
+from memdir.llm.base import ChatModel, ChatRequest, Completion
+from memdir.session.compact import CompactionFallback, CompactionResult, plan_compaction
+from memdir.session.paths import SessionPaths, load_session_template, validate_session_id
+from memdir.session.state import SessionState
+from memdir.session.thresholds import (
+    CompactThresholds,
+    UpdateThresholds,
+    compact_thresholds,
+    should_extract_memory,
+    should_use_session_memory_compaction,
+    update_thresholds,
+)
+from memdir.session.tokens import count_tool_calls_since, live_context, token_count_with_estimation
+from memdir.session.updater import RunGuard, UpdateResult, update_steps
+from memdir.store.files import lock_directory
+
+__all__ = ["SessionMemory", "SessionStatus"]
+
+WAIT_TIMEOUT = 15.0  # how long compaction waits for a running update
+STALE_AFTER = 60.0  # an update running longer than this is not waited for
+
+
+@dataclass(frozen=True)
+class SessionStatus:
+    tokens: int
+    initialized: bool
+    tool_calls_since_update: int
+    update_due: bool
+    notes_path: str
+    notes_exist: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "tokens": self.tokens,
+            "initialized": self.initialized,
+            "tool_calls_since_update": self.tool_calls_since_update,
+            "update_due": self.update_due,
+        }
+
+
+class SessionMemory:
+    """One session's notes: the update rule, the update agent, and compaction from the notes."""
+
+    def __init__(
+        self,
+        paths: SessionPaths,
+        *,
+        model: ChatModel | None = None,
+        thresholds: UpdateThresholds | None = None,
+        compaction: CompactThresholds | None = None,
+        use_for_compaction: bool = True,
+        state: SessionState | None = None,
+        persist: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        lock_timeout: float = 10.0,
+        max_conversation_chars: int = 400_000,
+    ) -> None:
+        self.paths = paths
+        self.model = model
+        self.thresholds = thresholds or UpdateThresholds()
+        self.compaction = compaction or CompactThresholds()
+        self.use_for_compaction = use_for_compaction
+        self.persist = persist
+        self.state = state if state is not None else (SessionState.load(paths.state) if persist else SessionState())
+        self.lock_timeout = lock_timeout
+        self.max_conversation_chars = max_conversation_chars
+        self.guard = RunGuard(clock)
+
+    @classmethod
+    def for_session(
+        cls,
+        session_id: str,
+        *,
+        cwd: str | None = None,
+        config: MemoryConfig | None = None,
+        env: Mapping[str, str] | None = None,
+        model: ChatModel | None = None,
+        persist: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        lock_timeout: float = 10.0,
+    ) -> SessionMemory:
+        """The notes of ``session_id`` in ``cwd`` (or the config's project), with its settings.
+
+        With a ``config``, the ``sessionMemory`` settings key supplies the thresholds and the
+        compaction switch; without one, the defaults apply. The env vars that force
+        session-memory compaction on or off are read from ``env`` (default ``os.environ``).
+        """
+        environ: Mapping[str, str] = os.environ if env is None else env
+        setting: object = None
+        if config is not None:
+            directory = os.path.join(config.transcripts_dir, validate_session_id(session_id), "session-memory")
+            paths = SessionPaths(directory=directory, config_home=config.config_home)
+            setting = config.setting("sessionMemory")
+        else:
+            paths = SessionPaths.for_session(session_id, cwd=cwd, env=environ)
+        return cls(
+            paths,
+            model=model,
+            thresholds=update_thresholds(setting),
+            compaction=compact_thresholds(setting),
+            use_for_compaction=should_use_session_memory_compaction(setting, environ),
+            persist=persist,
+            clock=clock,
+            lock_timeout=lock_timeout,
+        )
+
+    # -- state ----------------------------------------------------------------------------
+    def reload_state(self) -> None:
+        if self.persist:
+            self.state.assign(SessionState.load(self.paths.state))
+
+    def save_state(self) -> None:
+        if self.persist:
+            self.state.save(self.paths.state)
+
+    def read_notes(self) -> str | None:
+        return self.paths.read_notes()
+
+    def status(self, messages: Sequence[ConversationMessage]) -> SessionStatus:
+        """Where the session stands, without changing anything."""
+        context = live_context(messages)
+        return SessionStatus(
+            tokens=token_count_with_estimation(context),
+            initialized=self.state.initialized,
+            tool_calls_since_update=count_tool_calls_since(context, self.state.last_memory_message_uuid),
+            update_due=should_extract_memory(context, self.state.copy(), self.thresholds),
+            notes_path=self.paths.notes,
+            notes_exist=os.path.isfile(self.paths.notes),
+        )
+
+    # -- updating -------------------------------------------------------------------------
+    def _steps(
+        self, messages: Sequence[ConversationMessage], force: bool
+    ) -> Generator[ChatRequest, Completion, UpdateResult]:
+        return update_steps(
+            paths=self.paths,
+            state=self.state,
+            messages=live_context(messages),
+            thresholds=self.thresholds,
+            force=force,
+            lock_timeout=self.lock_timeout,
+            max_conversation_chars=self.max_conversation_chars,
+            reload_state=self.reload_state if self.persist else None,
+            save_state=self.save_state if self.persist else None,
+        )
+
+    def _model(self) -> ChatModel:
+        if self.model is None:
+            raise ModelNotConfigured(
+                "updating session notes needs a model; pass model= to SessionMemory, use --model, "
+                "or set MEMDIR_MODEL or the settings key memdir.model (e.g. anthropic:claude-sonnet-4-6)"
+            )
+        return self.model
+
+    def update(self, messages: Sequence[ConversationMessage], *, force: bool = False) -> UpdateResult:
+        """Update the notes if the rule says so (always with ``force``, like ``/summary``).
+
+        Call it after each model response. A call made while another update of this session
+        runs in this process waits for it, then applies the rule to the newer state. The model
+        is needed only when an update is due, so a loop without one can still track the state.
+        """
+        self.guard.acquire()
+        try:
+            steps = self._steps(messages, force)
+            try:
+                request = next(steps)
+                model = self._model()
+                while True:
+                    request = steps.send(model.complete(request))
+            except StopIteration as done:
+                result: UpdateResult = done.value
+                return result
+            finally:
+                steps.close()
+        finally:
+            self.guard.release()
+
+    async def aupdate(self, messages: Sequence[ConversationMessage], *, force: bool = False) -> UpdateResult:
+        """:meth:`update` for async agent loops (the model is called with ``acomplete``)."""
+        await self.guard.aacquire()
+        try:
+            steps = self._steps(messages, force)
+            try:
+                request = next(steps)
+                model = self._model()
+                while True:
+                    request = steps.send(await model.acomplete(request))
+            except StopIteration as done:
+                result: UpdateResult = done.value
+                return result
+            finally:
+                steps.close()
+        finally:
+            self.guard.release()
+
+    def wait_for_update(self, *, timeout: float = WAIT_TIMEOUT, stale_after: float = STALE_AFTER) -> bool:
+        """Wait (bounded) for a running update, in this process and then in others; True if idle.
+
+        Compaction calls this first so that it uses the freshest notes; it gives up rather than
+        block a full context for long.
+        """
+        begin = self.guard.clock()
+        if not self.guard.wait_idle(timeout=timeout, stale_after=stale_after):
+            return False
+        remaining = timeout - (self.guard.clock() - begin)
+        if remaining <= 0 or not os.path.isdir(self.paths.directory):
+            return True
+        try:
+            with lock_directory(self.paths.directory, timeout=remaining):
+                return True
+        except LockTimeout:
+            return False
+
+    # -- compaction -----------------------------------------------------------------------
+    def plan_compaction(
+        self,
+        messages: Sequence[ConversationMessage],
+        *,
+        transcript_path: str | None = None,
+        auto_compact_threshold: int | None = None,
+        wait: bool = True,
+    ) -> CompactionResult | CompactionFallback:
+        """Compaction from the notes, or the reason it is not possible (see :meth:`compact`)."""
+        if not self.use_for_compaction:
+            return CompactionFallback(
+                "disabled", "session-memory compaction is switched off (env or memdir.sessionMemory.useForCompaction)"
+            )
+        if wait:
+            self.wait_for_update()
+        self.reload_state()
+        return plan_compaction(
+            live_context(messages),
+            notes=self.paths.read_notes(),
+            template=load_session_template(self.paths.config_home),
+            notes_path=self.paths.notes,
+            last_summarized_message_id=self.state.last_summarized_message_id,
+            thresholds=self.compaction,
+            transcript_path=transcript_path,
+            auto_compact_threshold=auto_compact_threshold,
+        )
+
+    def compact(
+        self,
+        messages: Sequence[ConversationMessage],
+        *,
+        transcript_path: str | None = None,
+        auto_compact_threshold: int | None = None,
+        wait: bool = True,
+    ) -> CompactionResult | None:
+        """The summary message and the messages to keep, or None to compact the ordinary way.
+
+        The result's ``start_index`` counts from the last compact boundary in ``messages`` (the
+        agent's live context); ``kept`` are the messages themselves.
+
+        None when the feature is off, there are no notes or only the template, the last message
+        the notes cover is no longer in the conversation, or the result would still be at or
+        over ``auto_compact_threshold`` tokens.
+        """
+        outcome = self.plan_compaction(
+            messages, transcript_path=transcript_path, auto_compact_threshold=auto_compact_threshold, wait=wait
+        )
+        return outcome if isinstance(outcome, CompactionResult) else None

@@ -1,0 +1,126 @@
+"""Where a session's notes live, and the user's custom template and prompt.
+
+The notes sit beside Claude Code's transcript of the same session,
+``<configHome>/projects/<sanitize(cwd)>/<sessionId>/session-memory/summary.md``, so both tools
+find the same file. The key is the working directory, not the git root: two checkouts of one
+repository are two places where work happens.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from memdir.errors import ConfigError
+from memdir.paths import config_home, project_root, projects_dir, sanitize_path
+from memdir.store.files import FILE_MODE, ensure_dir
+from memdir.templates import load_template
+
+__all__ = [
+    "NOTES_NAME",
+    "STATE_NAME",
+    "SessionPaths",
+    "custom_config_dir",
+    "load_session_prompt",
+    "load_session_template",
+    "validate_session_id",
+]
+
+NOTES_NAME = "summary.md"
+STATE_NAME = "state.json"
+_DIRNAME = "session-memory"
+
+log = logging.getLogger("memdir.session")
+
+
+def validate_session_id(session_id: str) -> str:
+    """A session id becomes a directory name, so it must be exactly one safe path component."""
+    if (
+        not session_id
+        or session_id in (".", "..")
+        or "/" in session_id
+        or "\\" in session_id
+        or "\x00" in session_id
+        or session_id != session_id.strip()
+    ):
+        raise ConfigError(
+            f"session id {session_id!r} cannot be used as a directory name; pass the id Claude Code "
+            "gives the session (the transcript's file name without .jsonl) with --session-id",
+            rule="session-id",
+        )
+    return session_id
+
+
+@dataclass(frozen=True)
+class SessionPaths:
+    directory: str  # .../<sessionId>/session-memory
+    config_home: str
+
+    @classmethod
+    def for_session(
+        cls, session_id: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> SessionPaths:
+        environ: Mapping[str, str] = os.environ if env is None else env
+        key = sanitize_path(project_root(cwd))
+        directory = os.path.join(projects_dir(environ), key, validate_session_id(session_id), _DIRNAME)
+        return cls(directory=directory, config_home=config_home(environ))
+
+    @property
+    def notes(self) -> str:
+        return os.path.join(self.directory, NOTES_NAME)
+
+    @property
+    def state(self) -> str:
+        return os.path.join(self.directory, STATE_NAME)
+
+    def read_notes(self) -> str | None:
+        try:
+            with open(self.notes, encoding="utf-8") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            return None
+
+    def ensure_notes(self) -> bool:
+        """Create the directory (0700) and the notes file (0600, exclusively); True when new.
+
+        The template goes in only when this call created the file: an existing file, even an
+        empty one, belongs to whoever made it and is never overwritten.
+        """
+        ensure_dir(self.directory)
+        try:
+            fd = os.open(self.notes, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(load_session_template(self.config_home))
+        return True
+
+
+def custom_config_dir(home: str) -> str:
+    return os.path.join(home, _DIRNAME, "config")
+
+
+def _custom(home: str, name: str) -> str | None:
+    path = os.path.join(custom_config_dir(home), name)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        log.warning("cannot read custom session-memory file %s (%s); using the built-in one", path, exc)
+        return None
+
+
+def load_session_template(home: str) -> str:
+    """``<configHome>/session-memory/config/template.md`` when present, else memdir's template."""
+    custom = _custom(home, "template.md")
+    return custom if custom is not None else load_template("session_template") + "\n"
+
+
+def load_session_prompt(home: str) -> str:
+    """``<configHome>/session-memory/config/prompt.md`` when present, else memdir's prompt."""
+    custom = _custom(home, "prompt.md")
+    return custom if custom is not None else load_template("session_update")

@@ -57,6 +57,7 @@ class MemorySession:
             skip_index=cfg.skip_index,
             search_past_context=cfg.search_past_context,
             transcripts_dir=cfg.transcripts_dir,
+            daily_log=cfg.daily_log,
         )
 
     def system_prompt_section(self) -> str | None:

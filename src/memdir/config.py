@@ -32,7 +32,7 @@ from memdir.settings import Settings, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.scan import MAX_MEMORY_FILES
 
-__all__ = ["SETTINGS_KEYS", "MemoryConfig", "open_memory_dir", "resolve_config", "team_secret_guard"]
+__all__ = ["DAILY_LOG_ENV", "SETTINGS_KEYS", "MemoryConfig", "open_memory_dir", "resolve_config", "team_secret_guard"]
 
 # memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
 SETTINGS_KEYS: Mapping[str, object] = {
@@ -52,7 +52,13 @@ SETTINGS_KEYS: Mapping[str, object] = {
         "useForCompaction": True,  # compact from the notes (env ENABLE_/DISABLE_CLAUDE_CODE_SM_COMPACT win)
         "compact": {"minTokens": 10000, "minTextBlockMessages": 5, "maxTokens": 40000},  # kept window
     },
+    "dailyLog": False,  # long-lived sessions append to logs/YYYY/MM/YYYY-MM-DD.md; MEMORY.md read-only
+    "dreamMinHours": 24,  # auto-dream: hours since the last consolidation
+    "dreamMinSessions": 5,  # auto-dream: sessions touched since the last consolidation
+    "dreamMaxTurns": 30,  # model turns one dream may take
 }
+
+DAILY_LOG_ENV = "MEMDIR_DAILY_LOG"
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,7 @@ class MemoryConfig:
     extra_guidelines: tuple[str, ...]
     settings: Settings
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
+    daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
 
     @property
     def team_dir(self) -> str:
@@ -109,6 +116,19 @@ def _team_enabled(settings: Settings, env: Mapping[str, str], enabled: bool) -> 
     return bool(server)
 
 
+def _daily_log(settings: Settings, env: Mapping[str, str], team_enabled: bool) -> bool:
+    from_env = env.get(DAILY_LOG_ENV, "").strip().lower()
+    daily = from_env in ("1", "true", "yes", "on") or (from_env == "" and _flag(settings, "dailyLog"))
+    if daily and team_enabled:
+        raise ConfigError(
+            "daily-log mode (memdir.dailyLog or MEMDIR_DAILY_LOG) and team memory (memdir.teamMemory, "
+            "memdir.teamServer or MEMDIR_TEAM_SERVER) cannot be combined: a daily log has no team side; "
+            "turn one of them off",
+            rule="daily-log-team",
+        )
+    return daily
+
+
 def resolve_config(
     project: str | None = None,
     *,
@@ -130,6 +150,7 @@ def resolve_config(
         directory += os.sep
     else:
         directory = auto_mem_path(root, settings=loaded, env=environ)
+    team_enabled = _team_enabled(loaded, environ, enabled)
     return MemoryConfig(
         project_root=root,
         memory_dir=directory,
@@ -137,13 +158,14 @@ def resolve_config(
         transcripts_dir=os.path.join(projects_dir(environ), sanitize_path(root)) + os.sep,
         enabled=enabled,
         disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, env=environ),
-        team_enabled=_team_enabled(loaded, environ, enabled),
+        team_enabled=team_enabled,
         skip_index=_flag(loaded, "skipIndex"),
         search_past_context=_flag(loaded, "searchPastContext"),
         scan_cap=_scan_cap(loaded.memdir("scanCap", SETTINGS_KEYS["scanCap"])),
         extra_guidelines=extra_guidelines_from_env(environ),
         settings=loaded,
         explicit_dir=memory_dir is not None,
+        daily_log=_daily_log(loaded, environ, team_enabled),
     )
 
 
@@ -163,4 +185,11 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
         lock_timeout=lock_timeout,
         scan_cap=config.scan_cap,
         write_guards=(team_secret_guard,),
+        index_read_only=DAILY_LOG_INDEX_REFUSAL if config.daily_log else None,
     )
+
+
+DAILY_LOG_INDEX_REFUSAL = (
+    "MEMORY.md is read-only in daily-log mode (memdir.dailyLog / MEMDIR_DAILY_LOG): append what you learned "
+    "with `memdir log`; the dream distils the logs into topic files and the index"
+)

@@ -46,6 +46,7 @@ class PromptConfig:
     search_past_context: bool = True
     transcripts_dir: str | None = None  # <configHome>/projects/<sanitized cwd>/
     shell_search: bool = False  # describe searches as grep commands instead of Grep tool calls
+    daily_log: bool = False  # long-lived session: append to daily logs, MEMORY.md read-only
 
 
 def extra_guidelines_from_env(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
@@ -69,8 +70,24 @@ def _searching_section(cfg: PromptConfig) -> str:
     )
 
 
+def _daily_log_lines(cfg: PromptConfig) -> list[str]:
+    """The daily-log variant: append to today's log, leave the index to the nightly dream."""
+    blocks = [
+        render_template("daily_log", memoryDir=cfg.memory_dir),
+        render_template("what_not_to_save", teamBullet=""),
+    ]
+    if not cfg.skip_index:
+        blocks.append(render_template("daily_log_index"))
+    blocks.extend(cfg.extra_guidelines)
+    if cfg.search_past_context:
+        blocks.append(_searching_section(cfg))
+    return blocks
+
+
 def build_memory_lines(cfg: PromptConfig) -> list[str]:
     """The section as a list of blocks, in the order of SPEC §5.2."""
+    if cfg.daily_log:
+        return _daily_log_lines(cfg)
     team = cfg.team_dir is not None
     variables = {"memoryDir": cfg.memory_dir, "teamDir": cfg.team_dir or ""}
     title = "# Memory" if team and cfg.display_name == "auto memory" else f"# {cfg.display_name}"

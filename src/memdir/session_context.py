@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from memdir.config import MemoryConfig, open_memory_dir
+from memdir.instructions import load_instruction_files, render_instructions
 from memdir.prompt import PromptConfig, build_memory_prompt, memory_index_block, render_user_context
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
 from memdir.recall.selectors import Selector
@@ -31,8 +32,14 @@ class MemorySession:
         memory_dir: MemoryDir | None = None,
         selector: Selector | None = None,
         clock: Callable[[], float] = time.time,
+        instructions: bool = False,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain
+        (read with ``env``, default ``os.environ``) instead of the memory indexes alone."""
         self.config = config
+        self.instructions = instructions
+        self.env = env
         self.memory_dir = memory_dir or open_memory_dir(config)
         self.recaller = Recaller(self.memory_dir, selector=selector, clock=clock)
         self.state = RecallState()
@@ -50,6 +57,7 @@ class MemorySession:
             skip_index=cfg.skip_index,
             search_past_context=cfg.search_past_context,
             transcripts_dir=cfg.transcripts_dir,
+            daily_log=cfg.daily_log,
         )
 
     def system_prompt_section(self) -> str | None:
@@ -80,10 +88,15 @@ class MemorySession:
         return blocks
 
     def user_context(self) -> str | None:
-        """The meta user message carrying the index, or None when there is nothing to show."""
+        """The meta user message carrying the index (or the full instruction chain), or None when
+        there is nothing to show."""
         if not self._context_built:
             self._context_built = True
-            self._context = render_user_context(self.index_blocks())
+            if self.instructions:
+                files = load_instruction_files(self.config, env=self.env)
+                self._context = render_instructions(files, skip_index=self.config.skip_index)
+            else:
+                self._context = render_user_context(self.index_blocks())
         return self._context
 
     def recall(self, message: str, *, recent_tools: Sequence[str] = ()) -> RecallResult:

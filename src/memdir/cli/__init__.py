@@ -6,8 +6,11 @@ Importing a command module registers its commands on the root group.
 from __future__ import annotations
 
 from memdir.cli import (  # noqa: F401
+    agent,
     hooks,
     inspect,
+    instructions,
+    journal,
     mcp,
     memories,
     session,

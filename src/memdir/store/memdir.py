@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir.errors import MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
+from memdir.errors import ConfigError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
 from memdir.model.memory import Memory, MemoryType, decode_memory_bytes
 from memdir.paths import contain
@@ -94,12 +94,16 @@ class MemoryDir:
         lock_timeout: float = 10.0,
         scan_cap: int | None = MAX_MEMORY_FILES,
         write_guards: Sequence[WriteGuard] = (),
+        index_read_only: str | None = None,
     ) -> None:
+        """``index_read_only``: when set, every change to an index is refused with this reason
+        (daily-log mode, where only the dream rewrites ``MEMORY.md``)."""
         text = unicodedata.normalize("NFC", os.path.abspath(os.fspath(root)))
         self.root = text.rstrip(os.sep) or os.sep
         self.lock_timeout = lock_timeout
         self.scan_cap = scan_cap
         self.write_guards = tuple(write_guards)
+        self.index_read_only = index_read_only
         self.scan_cache = ScanCache()
 
     def __repr__(self) -> str:
@@ -187,7 +191,13 @@ class MemoryDir:
         return os.path.isfile(self.resolve(file))
 
     # -- writing ---------------------------------------------------------------------------
+    def _check_index_writable(self) -> None:
+        if self.index_read_only is not None:
+            raise ConfigError(self.index_read_only, rule="index-read-only", path=self.entrypoint)
+
     def _guard(self, rel: str, content: str) -> None:
+        if os.path.basename(rel) == ENTRYPOINT_NAME:
+            self._check_index_writable()
         for guard in self.write_guards:
             guard(rel, content)
 
@@ -236,6 +246,8 @@ class MemoryDir:
             )
         if "\n" in (memory.description or ""):
             raise MemoryFormatError("a memory's description must be one line", rule="multiline-description")
+        if index:
+            self._check_index_writable()
         name = memory.name or ""
         path, rel = self._memory_file(file or default_filename(memory.type, name))
         content = memory.render()
@@ -259,6 +271,7 @@ class MemoryDir:
 
     def delete(self, file: str) -> DeleteResult:
         """Remove a topic file and every index line that points to it."""
+        self._check_index_writable()
         path, rel = self._memory_file(file)
         index_path, target = self.index_for(rel)
         with lock_directory(self.root, timeout=self.lock_timeout):
@@ -277,6 +290,7 @@ class MemoryDir:
 
     def rename(self, old: str, new: str) -> SaveResult:
         """Move a topic file and repoint its index line."""
+        self._check_index_writable()
         old_path, old_rel = self._memory_file(old)
         new_path, new_rel = self._memory_file(new)
         old_index, old_target = self.index_for(old_rel)
@@ -305,6 +319,7 @@ class MemoryDir:
 
     def rewrite_index(self, change: Callable[[str], str], *, index_path: str | None = None) -> bool:
         """Apply ``change`` to an index under the lock; True when the file changed."""
+        self._check_index_writable()
         with lock_directory(self.root, timeout=self.lock_timeout):
             return self._rewrite_index(index_path or self.entrypoint, change)
 

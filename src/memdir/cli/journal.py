@@ -1,0 +1,97 @@
+"""``memdir log`` and ``memdir dream``: daily logs, and distilling them into memories."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.journal.daily_log import append_log
+from memdir.journal.dream import DreamReport, run_dream
+from memdir.llm.base import ChatModel
+from memdir.llm.registry import load_model, resolve_model_spec
+
+__all__ = ["dream", "log"]
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir log "User prefers squash merges; never rebase shared branches"
+  git log -1 --format=%s | memdir log -
+"""
+)
+@click.argument("text")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: path, file, line, created.")
+@pass_state
+def log(state: CliState, text: str, as_json: bool) -> None:
+    """Append a timestamped bullet to today's daily log (logs/YYYY/MM/YYYY-MM-DD.md); '-' reads stdin."""
+    entry = append_log(state.memory_dir, sys.stdin.read() if text == "-" else text)
+    if as_json:
+        echo_json({"path": entry.path, "file": entry.file, "line": entry.line, "created": entry.created})
+        return
+    click.echo(entry.path)
+
+
+def _model(state: CliState, spec_option: str | None) -> ChatModel | None:
+    spec = resolve_model_spec(spec_option, settings_value=state.config.setting("model"))
+    return load_model(spec) if spec is not None else None
+
+
+def _print_report(report: DreamReport) -> None:
+    if not report.ran:
+        click.echo(report.reason, err=True)
+        for session in report.sessions:
+            click.echo(f"session {session}")
+        for log_file in report.logs:
+            click.echo(f"log {log_file}")
+        return
+    for file in report.improved:
+        click.echo(f"improved {file}")
+    for file in report.deleted:
+        click.echo(f"deleted {file}")
+    for file in report.index_files:
+        click.echo(f"index {file}")
+    if not (report.improved or report.deleted or report.index_files):
+        click.echo("no files changed", err=True)
+    click.echo(f"{report.reason} in {report.turns} turn(s)", err=True)
+    if report.summary:
+        click.echo(report.summary, err=True)
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir dream --dry-run
+  memdir dream --model anthropic:claude-sonnet-4-6
+  memdir dream --force --json --model scripted:./dream-script.json
+"""
+)
+@click.option("--model", "model_spec", default=None, help="Model spec (default: MEMDIR_MODEL or memdir.model).")
+@click.option("--dry-run", is_flag=True, help="Show whether a dream is due and what it would read; no model call.")
+@click.option("--force", is_flag=True, help="Dream now even if not due (the lock is still taken).")
+@click.option("--session", "current_session", default=None, help="Id of the current session, not counted.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_state
+def dream(
+    state: CliState, model_spec: str | None, dry_run: bool, force: bool, current_session: str | None, as_json: bool
+) -> None:
+    """Distil daily logs and recent sessions into topic files and MEMORY.md.
+
+    Without --force, runs only when due: 24 hours since the last consolidation and 5 sessions since
+    (memdir.dreamMinHours, memdir.dreamMinSessions). Progress goes to stderr.
+    """
+    model = None if dry_run else _model(state, model_spec)
+    report = run_dream(
+        state.config,
+        model,
+        force=force,
+        dry_run=dry_run,
+        current_session=current_session,
+        on_progress=lambda turn, total: click.echo(f"turn {turn}/{total}", err=True),
+    )
+    if as_json:
+        echo_json(report.as_json())
+    else:
+        _print_report(report)

@@ -42,8 +42,9 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "teamMemory": None,  # true/false forces team memory; null: on when a team server is configured
     "teamServer": None,  # team sync base URL
     "model": None,  # model spec for the LLM selector and background agents
-    "selector": "auto",  # auto | offline | llm
-    "extractEveryTurns": 1,  # run background extraction every N eligible turns
+    "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
+    "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
+    "extractEveryTurns": 1,  # run background extraction every N eligible turns (trailing runs excepted)
 }
 
 

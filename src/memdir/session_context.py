@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from memdir.config import MemoryConfig, open_memory_dir
 from memdir.prompt import PromptConfig, build_memory_prompt, memory_index_block, render_user_context
+from memdir.recall.factory import make_selector
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
 from memdir.recall.selectors import Selector
 from memdir.store.files import ensure_dir
@@ -31,10 +32,14 @@ class MemorySession:
         memory_dir: MemoryDir | None = None,
         selector: Selector | None = None,
         clock: Callable[[], float] = time.time,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """Without ``selector``, the settings choose one (``memdir.selector``, ``memdir.model`` and
+        ``MEMDIR_MODEL`` read from ``env``, default the process environment)."""
         self.config = config
         self.memory_dir = memory_dir or open_memory_dir(config)
-        self.recaller = Recaller(self.memory_dir, selector=selector, clock=clock)
+        chosen = selector if selector is not None else make_selector(config, env=env)
+        self.recaller = Recaller(self.memory_dir, selector=chosen, clock=clock)
         self.state = RecallState()
         self._section: str | None = None
         self._section_built = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memdir.cli import inspect, memories  # noqa: F401  (each module registers its commands)
+from memdir.cli import extract, inspect, memories  # noqa: F401  (each module registers its commands)
 from memdir.cli.main import cli, main
 from memdir.cli.team import team
 

@@ -45,6 +45,7 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
     "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
     "extractEveryTurns": 1,  # run background extraction every N eligible turns (trailing runs excepted)
+    "extractPrefilter": 40,  # above this many memories the extraction prompt lists those nearest the conversation
 }
 
 

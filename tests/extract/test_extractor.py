@@ -289,3 +289,34 @@ def test_arun_once_runs_with_the_async_model_api(store):
     model = ScriptedModel([write("feedback_tabs.md", memory_text("Tabs", "Use tabs", "feedback")), DONE])
     result = asyncio.run(Extractor(model, store).arun_once(turn(1, "always use tabs")))
     assert result.written == (os.path.join(store.root, "feedback_tabs.md"),)
+
+
+def test_a_large_store_shows_the_agent_the_memories_nearest_the_conversation(store):
+    for index in range(60):
+        topic = "payments deploy checklist" if index == 5 else f"gardening tip {index}"
+        store.write_text(f"project_{index:02d}.md", memory_text(f"N{index}", topic, "project"))
+    model = ScriptedModel([DONE])
+    Extractor(model, store, manifest_limit=10).run_once(turn(1, "the payments deploy failed again"))
+    system = model.requests[0].system
+    listed = [line for line in system.splitlines() if line.startswith("- [project]")]
+    assert len(listed) == 10 and "project_05.md" in listed[0]
+    assert "10 of 60 memory files are listed" in system
+
+
+def test_from_config_reads_the_throttle_and_respects_disabled_memory(tmp_path):
+    import json
+
+    from memdir.config import resolve_config
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"memdir": {"extractEveryTurns": 3}}), encoding="utf-8")
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = {"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path)}
+    extractor = Extractor.from_config(resolve_config(str(project), env=env), ScriptedModel([]))
+    assert extractor.every_turns == 3 and extractor.manifest_limit == 40
+    disabled = resolve_config(str(project), env={**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"})
+    model = ScriptedModel([])
+    result = Extractor.from_config(disabled, model).run_once(turn(1))
+    assert result.skipped is not None and "disabled" in result.skipped and model.requests == []

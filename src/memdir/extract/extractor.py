@@ -40,15 +40,18 @@ from memdir.extract.result import ExtractionResult, memory_paths, team_paths
 from memdir.extract.window import window_since
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
 from memdir.paths import team_mem_path
+from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir
 
-__all__ = ["DEFAULT_MAX_TURNS", "Conversation", "Extractor"]
+__all__ = ["DEFAULT_MANIFEST_LIMIT", "DEFAULT_MAX_TURNS", "Conversation", "Extractor"]
 
 log = logging.getLogger("memdir.extract")
 
 DEFAULT_MAX_TURNS = 5
 DEFAULT_DRAIN_TIMEOUT = 60.0
+DEFAULT_MANIFEST_LIMIT = 40
 
 Conversation = Sequence[ConversationMessage] | Sequence[Mapping[str, object]]
 """Parsed messages, or messages in memdir's JSON shape ({"role", "content", ...} dicts)."""
@@ -75,6 +78,7 @@ class Extractor:
         skip_index: bool = False,
         every_turns: int = 1,
         max_turns: int = DEFAULT_MAX_TURNS,
+        manifest_limit: int | None = DEFAULT_MANIFEST_LIMIT,
         max_tokens: int = 4096,
         timeout: float = 120.0,
         cursor: str | None = None,
@@ -97,6 +101,8 @@ class Extractor:
         )
         self.every_turns = every_turns
         self.max_turns = max_turns
+        self.manifest_limit = manifest_limit
+        self._ranker = LexicalSelector()
         self.max_tokens = max_tokens
         self.timeout = timeout
         self.cursor_file = cursor_file
@@ -128,6 +134,13 @@ class Extractor:
                 f"settings key memdir.extractEveryTurns must be a positive integer, not {every!r}", rule="settings"
             )
         options.setdefault("every_turns", every)
+        limit = config.setting("extractPrefilter")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(
+                f"settings key memdir.extractPrefilter must be a positive integer or null, not {limit!r}",
+                rule="settings",
+            )
+        options.setdefault("manifest_limit", limit)
         if not config.enabled:
             options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
         return cls(
@@ -175,7 +188,7 @@ class Extractor:
                 )
             self._turns_since = 0
         system = build_extraction_prompt(
-            self.prompt_config, manifest=format_manifest(self.memory_dir.scan()), message_count=window.count
+            self.prompt_config, manifest=self._manifest(window.messages), message_count=window.count
         )
         today = datetime.fromtimestamp(self.clock()).date().isoformat()
         user = build_conversation_message(window.messages, message_count=window.count, today=today)
@@ -213,6 +226,24 @@ class Extractor:
             stopped=run.stopped if error is None else None,
             cursor=self._cursor,
             usage=run.usage,
+        )
+
+    def _manifest(self, messages: Sequence[ConversationMessage]) -> str:
+        """The existing memories the agent is shown, so it updates rather than duplicates.
+
+        A large store is cut down to the memories the offline ranking relates to these messages
+        (then the newest): those are the ones a new memory might duplicate, and listing every file
+        in each of the run's calls would cost far more than the run itself.
+        """
+        headers = self.memory_dir.scan()
+        limit = self.manifest_limit
+        if limit is None or len(headers) <= limit:
+            return format_manifest(headers)
+        query = "\n".join(m.text for m in messages if m.role in ("user", "assistant") and not m.is_meta)
+        shown = prefilter_candidates(query, headers, keep=limit, ranker=self._ranker)
+        return (
+            format_manifest(shown) + f"\n\n({len(shown)} of {len(headers)} memory files are listed: those closest "
+            "to these messages, then the newest. Use Grep or Glob to find others.)"
         )
 
     def _drive(self, steps: _Steps) -> ExtractionResult:

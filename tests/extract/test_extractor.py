@@ -320,3 +320,14 @@ def test_from_config_reads_the_throttle_and_respects_disabled_memory(tmp_path):
     model = ScriptedModel([])
     result = Extractor.from_config(disabled, model).run_once(turn(1))
     assert result.skipped is not None and "disabled" in result.skipped and model.requests == []
+
+
+def test_a_failing_result_callback_does_not_wedge_the_extractor(store):
+    def broken(result):
+        raise ValueError("callback bug")
+
+    extractor = Extractor(ScriptedModel([DONE, DONE]), store, on_result=broken)
+    extractor.submit(turn(1))
+    assert extractor.drain(timeout=WAIT)
+    assert extractor.submit([*turn(1), *turn(2)]) is True
+    assert extractor.drain(timeout=WAIT) and extractor.cursor == "a2"

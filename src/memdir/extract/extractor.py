@@ -279,7 +279,10 @@ class Extractor:
         if result.written or result.deleted:
             log.info("extraction: %s", result.summary())
         if self.on_result is not None:
-            self.on_result(result)
+            try:
+                self.on_result(result)
+            except Exception:  # the caller's callback must not wedge the run loop
+                log.exception("the on_result callback of an extractor failed")
         return result
 
     # -- direct runs -------------------------------------------------------------------------
@@ -287,6 +290,7 @@ class Extractor:
         """One run now, in this thread (for the CLI and hooks); the throttle applies only if asked.
 
         Model and file errors are reported in the result; the cursor then stays where it was.
+        Direct runs do not coalesce: use them instead of :meth:`submit`, not alongside it.
         """
         return self._record(self._drive(self._steps(_as_messages(conversation), trailing=False, throttle=throttle)))
 

@@ -42,8 +42,10 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "teamMemory": None,  # true/false forces team memory; null: on when a team server is configured
     "teamServer": None,  # team sync base URL
     "model": None,  # model spec for the LLM selector and background agents
-    "selector": "auto",  # auto | offline | llm
-    "extractEveryTurns": 1,  # run background extraction every N eligible turns
+    "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
+    "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
+    "extractEveryTurns": 1,  # run background extraction every N eligible turns (trailing runs excepted)
+    "extractPrefilter": 40,  # above this many memories the extraction prompt lists those nearest the conversation
     # session notes (docs/session-memory.md); a field overrides only when it is a positive number
     "sessionMemory": {
         "minimumMessageTokensToInit": 10000,  # context size before the first notes are written

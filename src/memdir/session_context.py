@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from memdir.config import MemoryConfig, open_memory_dir
 from memdir.instructions import load_instruction_files, render_instructions
 from memdir.prompt import PromptConfig, build_memory_prompt, memory_index_block, render_user_context
+from memdir.recall.factory import make_selector
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
 from memdir.recall.selectors import Selector
 from memdir.store.files import ensure_dir
@@ -35,13 +36,15 @@ class MemorySession:
         instructions: bool = False,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain
-        (read with ``env``, default ``os.environ``) instead of the memory indexes alone."""
+        """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain instead of the
+        memory indexes alone. Without ``selector``, the settings choose one (``memdir.selector``,
+        ``memdir.model`` and ``MEMDIR_MODEL``). Both read ``env``, default the process environment."""
         self.config = config
         self.instructions = instructions
         self.env = env
         self.memory_dir = memory_dir or open_memory_dir(config)
-        self.recaller = Recaller(self.memory_dir, selector=selector, clock=clock)
+        chosen = selector if selector is not None else make_selector(config, env=env)
+        self.recaller = Recaller(self.memory_dir, selector=chosen, clock=clock)
         self.state = RecallState()
         self._section: str | None = None
         self._section_built = False

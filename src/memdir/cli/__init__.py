@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from memdir.cli import (  # noqa: F401
     agent,
+    extract,
     hooks,
     inspect,
     instructions,

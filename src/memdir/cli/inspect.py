@@ -6,6 +6,7 @@ import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.doctor import check_memory_dir
+from memdir.recall.factory import SELECTOR_KINDS, make_selector
 from memdir.recall.recaller import Recaller
 from memdir.session_context import MemorySession
 from memdir.store.files import ensure_dir
@@ -72,21 +73,42 @@ def prompt(state: CliState, as_json: bool) -> None:
 Examples:
   memdir recall "how do we run the integration tests?"
   memdir recall "deploy the api" --recent-tool Bash --json
+  memdir recall "why is the build slow?" --selector llm --model anthropic:claude-sonnet-4-6
 """
 )
 @click.argument("query")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--recent-tool", "recent_tools", multiple=True, help="A tool used in this turn (repeatable).")
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True, help="At most this many memories.")
+@click.option(
+    "--selector",
+    "selector_kind",
+    type=click.Choice(SELECTOR_KINDS),
+    default=None,
+    help="Who picks the memories; auto (default, settings memdir.selector) uses the llm one when a model is set.",
+)
+@click.option("--model", "model_spec", default=None, help="Model spec for the llm selector (else MEMDIR_MODEL).")
 @pass_state
-def recall(state: CliState, query: str, as_json: bool, recent_tools: tuple[str, ...], limit: int) -> None:
+def recall(
+    state: CliState,
+    query: str,
+    as_json: bool,
+    recent_tools: tuple[str, ...],
+    limit: int,
+    selector_kind: str | None,
+    model_spec: str | None,
+) -> None:
     """Show the memories recall would surface for a user message, exactly as an agent receives them."""
-    recaller = Recaller(state.memory_dir, limit=limit)
+    selector = make_selector(state.config, selector_kind, model_spec)
+    recaller = Recaller(state.memory_dir, selector=selector, limit=limit)
     result = recaller.recall(query, recent_tools=recent_tools)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     if as_json:
         echo_json(
             {
                 "selector": result.selector,
+                "notes": list(result.notes),
                 "skipped": result.skipped,
                 "memories": [
                     {

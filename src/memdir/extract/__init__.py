@@ -1,0 +1,35 @@
+"""Background memory extraction: after each turn, a sandboxed agent saves what is worth keeping.
+
+Library use in an agent loop::
+
+    extractor = Extractor.from_config(resolve_config(), load_model("anthropic:claude-sonnet-4-6"))
+    ...                                   # after every completed turn:
+    extractor.submit(messages)            # or: extractor.asubmit(messages) inside asyncio
+    ...
+    extractor.drain(timeout=60)           # before the process exits
+"""
+
+from __future__ import annotations
+
+from memdir.extract.cursor import cursor_state_path, load_cursor, save_cursor, session_id_from_transcript
+from memdir.extract.extractor import DEFAULT_MAX_TURNS, Conversation, Extractor
+from memdir.extract.prompt import ExtractionPromptConfig, build_conversation_message, build_extraction_prompt
+from memdir.extract.result import ExtractionResult
+from memdir.extract.window import Window, memory_write_in, window_since
+
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "Conversation",
+    "ExtractionPromptConfig",
+    "ExtractionResult",
+    "Extractor",
+    "Window",
+    "build_conversation_message",
+    "build_extraction_prompt",
+    "cursor_state_path",
+    "load_cursor",
+    "memory_write_in",
+    "save_cursor",
+    "session_id_from_transcript",
+    "window_since",
+]

@@ -1,0 +1,144 @@
+"""The model-backed selector (SPEC §6.4): a model reads the manifest and names the relevant files.
+
+It is only ever a refinement of the offline ranking, never a dependency: when the call fails,
+times out or answers nonsense, the fallback selector answers instead and the selection says so.
+Large stores are pre-filtered by the offline ranking first (SPEC Part A 3), so the manifest sent
+to the model stays a few dozen lines however many memories there are.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from memdir.errors import ModelError, ModelOutputError
+from memdir.llm.base import ChatModel, ChatRequest, Message
+from memdir.recall.manifest import format_manifest
+from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
+from memdir.store.scan import MemoryHeader
+from memdir.templates import render_template
+
+__all__ = [
+    "DEFAULT_PREFILTER_THRESHOLD",
+    "SELECTOR_MAX_TOKENS",
+    "SELECTOR_SCHEMA",
+    "SELECTOR_TIMEOUT",
+    "LLMSelector",
+    "build_selector_request",
+    "prefilter_candidates",
+]
+
+log = logging.getLogger("memdir.recall")
+
+SELECTOR_MAX_TOKENS = 256
+SELECTOR_TIMEOUT = 15.0
+DEFAULT_PREFILTER_THRESHOLD = 40
+SELECTOR_SCHEMA: Mapping[str, object] = {
+    "type": "object",
+    "properties": {"selected_memories": {"type": "array", "items": {"type": "string"}}},
+    "required": ["selected_memories"],
+    "additionalProperties": False,
+}
+
+
+def prefilter_candidates(
+    query: str, candidates: Sequence[MemoryHeader], *, keep: int, ranker: LexicalSelector
+) -> list[MemoryHeader]:
+    """The ``keep`` candidates the offline ranking likes best, topped up with the newest others.
+
+    Topping up matters for queries that share no word with any memory: the model may still see a
+    connection the lexical ranking cannot, and recent memories are the likeliest to matter.
+    """
+    if len(candidates) <= keep:
+        return list(candidates)
+    chosen = [header for header, _score in ranker.rank(query, candidates)[:keep]]
+    if len(chosen) < keep:
+        taken = {header.path for header in chosen}
+        newest = sorted(candidates, key=lambda h: (-h.mtime_ms, h.filename))
+        chosen.extend([h for h in newest if h.path not in taken][: keep - len(chosen)])
+    return chosen
+
+
+def build_selector_request(
+    query: str,
+    manifest_headers: Sequence[MemoryHeader],
+    *,
+    recent_tools: Sequence[str] = (),
+    limit: int = 5,
+    timeout: float = SELECTOR_TIMEOUT,
+) -> ChatRequest:
+    """The one model call of a selection: the prompt, the manifest and the JSON schema of the answer."""
+    text = f"Query: {query}\n\nAvailable memories:\n{format_manifest(manifest_headers)}"
+    if recent_tools:
+        text += f"\n\nRecently used tools: {', '.join(recent_tools)}"
+    return ChatRequest(
+        system=render_template("select_memories", limit=str(limit)),
+        messages=(Message(role="user", text=text),),
+        json_schema=SELECTOR_SCHEMA,
+        schema_name="select_memories",
+        max_tokens=SELECTOR_MAX_TOKENS,
+        timeout=timeout,
+    )
+
+
+def _chosen_files(answer: object) -> list[str]:
+    if not isinstance(answer, Mapping) or not isinstance(answer.get("selected_memories"), list):
+        raise ModelOutputError(
+            'the selector answer must be {"selected_memories": [file names]}', rule="model-output-schema"
+        )
+    return [name for name in answer["selected_memories"] if isinstance(name, str)]
+
+
+class LLMSelector:
+    """Ask ``model`` which candidates matter; ``fallback`` answers whenever the model cannot."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        model: ChatModel,
+        fallback: Selector | None = None,
+        *,
+        prefilter_threshold: int | None = DEFAULT_PREFILTER_THRESHOLD,
+        timeout: float = SELECTOR_TIMEOUT,
+    ) -> None:
+        self.model = model
+        self.fallback: Selector = fallback if fallback is not None else LexicalSelector()
+        self.prefilter_threshold = prefilter_threshold
+        self.timeout = timeout
+        self._ranker = self.fallback if isinstance(self.fallback, LexicalSelector) else LexicalSelector()
+
+    def manifest_headers(self, request: SelectionRequest) -> list[MemoryHeader]:
+        """The candidates the model will see: all of them, or the pre-filtered few for a large store."""
+        threshold = self.prefilter_threshold
+        if threshold is None or len(request.candidates) <= threshold:
+            return list(request.candidates)
+        return prefilter_candidates(request.query, request.candidates, keep=threshold, ranker=self._ranker)
+
+    def select(self, request: SelectionRequest) -> Selection:
+        if not request.candidates:
+            return Selection(files=(), selector=self.name)
+        shown = self.manifest_headers(request)
+        chat = build_selector_request(
+            request.query, shown, recent_tools=request.recent_tools, limit=request.limit, timeout=self.timeout
+        )
+        try:
+            completion = self.model.complete(chat)
+            wanted = _chosen_files(completion.json)
+        except ModelError as exc:
+            log.warning("llm selector (%s) failed, using %s: %s", self.model.spec, self.fallback.name, exc.message)
+            answer = self.fallback.select(request)
+            note = (
+                f"the llm selector ({self.model.spec}) failed [{exc.rule}]: {exc.message}; "
+                f"the {answer.selector} selector answered instead"
+            )
+            return Selection(files=answer.files, selector=answer.selector, notes=(*answer.notes, note))
+        allowed = {header.filename for header in shown}
+        files = [name for name in dict.fromkeys(wanted) if name in allowed]
+        notes: tuple[str, ...] = ()
+        dropped = [name for name in dict.fromkeys(wanted) if name not in allowed]
+        if dropped:
+            notes = (f"ignored {len(dropped)} file name(s) the model invented: {', '.join(dropped[:5])}",)
+        if len(shown) < len(request.candidates):
+            notes = (*notes, f"pre-filtered {len(request.candidates)} candidates to {len(shown)}")
+        return Selection(files=tuple(files[: request.limit]), selector=self.name, notes=notes)

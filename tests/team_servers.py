@@ -97,13 +97,17 @@ def serve_in_thread(storage: Storage, config: ServerConfig | None = None) -> Ite
 
 
 class ServerProcess:
-    """`memdir team serve` as a child process; every stderr line (uvicorn's log) is kept and can be
+    """`memdir team serve` as a child process; every output line (uvicorn's logs) is kept and can be
     waited for, so a test can act right after the server acknowledged a given request."""
 
     def __init__(self, database_url: str, port: int = 0, *extra: str) -> None:
         argv = [sys.executable, "-c", "from memdir.cli import main; main()", "team", "serve", "--port", str(port)]
         self.process = subprocess.Popen(
-            [*argv, "--db", database_url, *extra], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+            [*argv, "--db", database_url, *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self.lines: list[str] = []
         self._changed = threading.Condition()
@@ -117,8 +121,8 @@ class ServerProcess:
         self.port = int(match.group(1))
 
     def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
             with self._changed:
                 self.lines.append(line)
                 self._changed.notify_all()
@@ -158,8 +162,8 @@ class ServerProcess:
             self.process.terminate()
             self.process.wait(timeout=30)
         self._reader.join(timeout=30)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 @contextmanager

@@ -104,6 +104,7 @@ class PushScheduler:
                     self._deadline = None
                     if self._suppressed:
                         log.info("team push suppressed after a permanent failure; delete a file or restart")
+                        self._cond.notify_all()
                         continue
                     self._pushing = True
                     break

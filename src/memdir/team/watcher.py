@@ -64,13 +64,26 @@ def watch_team_memory(
         return push(client, state, team_dir)
 
     scheduler = PushScheduler(push_once, delay=delay, on_done=on_push)
+    ready = False
     try:
-        if on_ready is not None:
-            on_ready(scheduler)
-        report(f"watching {team_dir} (push {delay:g}s after the last change)")
+        # yield_on_timeout: the first (possibly empty) batch proves the OS watch is in place, so
+        # "watching" is only announced once no change can be missed any more.
         for changes in watchfiles.watch(
-            team_dir, watch_filter=_watch_filter, stop_event=stop, step=50, raise_interrupt=False
+            team_dir,
+            watch_filter=_watch_filter,
+            stop_event=stop,
+            step=50,
+            rust_timeout=200,
+            yield_on_timeout=True,
+            raise_interrupt=False,
         ):
+            if not ready:
+                ready = True
+                if on_ready is not None:
+                    on_ready(scheduler)
+                report(f"watching {team_dir} (push {delay:g}s after the last change)")
+            if not changes:
+                continue
             deleted = any(change == watchfiles.Change.deleted and not os.path.lexists(path) for change, path in changes)
             if deleted:
                 scheduler.notify_deletion()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +19,42 @@ os.environ[FORBID_ENV_VAR] = "1"
 def _no_real_model_calls() -> Iterator[None]:
     with forbid_real_model_calls(True):
         yield
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> Iterator[str]:
+    """MEMDIR_TEST_POSTGRES, else a throwaway cluster; skipped when neither (failed if required)."""
+    import subprocess
+
+    from team_servers import throwaway_cluster
+
+    required = os.environ.get("MEMDIR_REQUIRE_POSTGRES") == "1"
+    url = os.environ.get("MEMDIR_TEST_POSTGRES")
+    if url:
+        yield url
+        return
+    try:
+        with throwaway_cluster() as started:
+            if started is None:
+                message = "PostgreSQL is not available (set MEMDIR_TEST_POSTGRES or install postgresql)"
+                if required:
+                    pytest.fail(message)
+                pytest.skip(message)
+            yield started
+    except (OSError, subprocess.SubprocessError) as exc:
+        if required:
+            pytest.fail(f"could not start PostgreSQL: {exc}")
+        pytest.skip(f"could not start PostgreSQL: {exc}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty team-server database: SQLite in tmp_path, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'team.db'}"
+        return
+    from team_servers import fresh_postgres_database
+
+    admin_url = request.getfixturevalue("postgres_admin_url")
+    with fresh_postgres_database(admin_url) as url:
+        yield url

@@ -142,7 +142,10 @@ class ToolDenied(MemdirError):
 
 
 class SyncError(MemdirError):
+    """``status`` is the HTTP status when the server answered, so callers can tell lasting refusals apart."""
+
     rule = "sync"
+    status: int | None = None
 
 
 class SyncAuthError(SyncError):

@@ -1,0 +1,222 @@
+"""The real sync client against the real server (uvicorn on 127.0.0.1), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, TeamServer, write
+from memdir.errors import SyncAuthError, SyncError, SyncTooManyEntries
+from memdir.server.app import ServerConfig
+from memdir.team.client import TeamClient
+from memdir.team.protocol import MAX_PUT_BODY_BYTES, hash_content
+from memdir.team.state import SyncState
+from memdir.team.sync import pull, push, status, sync
+
+MakeClient = Callable[..., TeamClient]
+
+
+def server_entries(server: TeamServer) -> dict[str, str]:
+    state = server.storage.get_repo(REPO)
+    return dict(state.entries) if state else {}
+
+
+def test_a_push_uploads_every_file_and_a_second_push_uploads_nothing(make_team_client: MakeClient, tmp_path: Path):
+    team = tmp_path / "team"
+    for n in range(5):
+        write(team, f"notes/n{n}.md", f"note {n}\n")
+    write(team, "MEMORY.md", "- [n0](notes/n0.md)\n")
+    client = make_team_client()
+    first = push(client, SyncState(), str(team))
+    assert (first.uploaded, first.batches, first.unchanged) == (6, 1, 0)
+    second = push(client, SyncState(), str(team))
+    assert (second.uploaded, second.batches, second.unchanged) == (0, 0, 6)
+    assert first.to_json() == {"uploaded": 6, "batches": 1, "unchanged": 0, "skipped_secrets": []}
+
+
+def test_pull_writes_the_server_version_keeps_identical_files_and_leaves_local_only_files(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    source, target = tmp_path / "a" / "team", tmp_path / "b" / "team"
+    write(source, "same.md", "same\n")
+    write(source, "changed.md", "server version\n")
+    write(source, "deep/x.md", "deep\n")
+    push(make_team_client(), SyncState(), str(source))
+    same = write(target, "same.md", "same\n")
+    os.utime(same, (1_000_000, 1_000_000))
+    write(target, "changed.md", "local version\n")
+    write(target, "mine.md", "only here\n")
+
+    result = pull(make_team_client(), SyncState(), str(target))
+
+    assert sorted(result.written) == ["changed.md", "deep/x.md"]
+    assert result.unchanged == 1
+    assert same.stat().st_mtime == 1_000_000
+    assert (target / "changed.md").read_text(encoding="utf-8") == "server version\n"
+    assert (target / "mine.md").read_text(encoding="utf-8") == "only here\n"
+    assert not [p for p in target.rglob("*") if ".tmp." in p.name]
+
+
+def test_pull_with_a_known_etag_is_not_modified_and_an_empty_repo_clears_the_state(
+    make_team_client: MakeClient, tmp_path: Path
+):
+    client, state = make_team_client(), SyncState()
+    empty = pull(client, state, str(tmp_path / "team"))
+    assert empty.written == () and state.server_checksums == {} and state.last_known_checksum is None
+    write(tmp_path / "team", "a.md", "a\n")
+    push(client, state, str(tmp_path / "team"))
+    assert pull(client, state, str(tmp_path / "team")).not_modified
+    assert not pull(client, state, str(tmp_path / "team"), skip_etag_cache=True).not_modified
+
+
+def test_two_clients_editing_one_key_the_later_push_wins_and_the_other_pulls_it(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    alice, bob = tmp_path / "alice" / "team", tmp_path / "bob" / "team"
+    alice_state, bob_state = SyncState(), SyncState()
+    alice_client, bob_client = make_team_client(), make_team_client()
+    write(alice, "shared.md", "v1 by alice\n")
+    push(alice_client, alice_state, str(alice))
+    pull(bob_client, bob_state, str(bob))
+    assert (bob / "shared.md").read_text(encoding="utf-8") == "v1 by alice\n"
+
+    write(alice, "shared.md", "v2 by alice\n")
+    push(alice_client, alice_state, str(alice))
+    write(bob, "shared.md", "v2 by bob\n")
+    write(bob, "bob.md", "bob's own\n")
+    result = push(bob_client, bob_state, str(bob))  # stale If-Match: 412, hashes probe, retry
+
+    assert result.uploaded == 2
+    assert server_entries(team_server) == {"shared.md": "v2 by bob\n", "bob.md": "bob's own\n"}
+    pull(alice_client, alice_state, str(alice))
+    assert (alice / "shared.md").read_text(encoding="utf-8") == "v2 by bob\n"
+    assert (alice / "bob.md").read_text(encoding="utf-8") == "bob's own\n"
+
+
+def test_a_secret_in_one_of_fifty_files_is_skipped_and_reported_by_label(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    team = tmp_path / "team"
+    for n in range(50):
+        write(team, f"f{n:02}.md", f"fact {n}\n")
+    write(team, "f17.md", "deploy token: ghp_" + "A1b2C3d4E5" * 3 + "A1b2C3\n")
+    result = push(make_team_client(), SyncState(), str(team))
+    assert result.uploaded == 49
+    assert [skip.to_json() for skip in result.skipped_secrets] == [{"file": "f17.md", "labels": ["GitHub PAT"]}]
+    assert "f17.md" not in server_entries(team_server)
+    assert len(server_entries(team_server)) == 49
+
+
+def test_push_skips_symlinks_large_files_and_memdirs_own_files(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    team = tmp_path / "team"
+    write(team, "ok.md", "ok\n")
+    outside = write(tmp_path, "outside.md", "not team memory\n")
+    (team / "link.md").symlink_to(outside)
+    (team / "linkdir").symlink_to(tmp_path)
+    write(team, "big.md", "x" * 250_001)
+    write(team, ".memdir.lock", "")
+    write(team, ".ok.md.tmp.1.2.abcd", "half written")
+    (team / "bin.dat").write_bytes(b"\xff\xfe\x00")
+    result = push(make_team_client(), SyncState(), str(team))
+    assert server_entries(team_server) == {"ok.md": "ok\n"}
+    assert {skip.file: skip.rule for skip in result.skipped} == {
+        "big.md": "too-large",
+        "link.md": "symlink",
+        "bin.dat": "not-utf8",
+    }
+
+
+def test_deletions_are_not_propagated_and_the_next_pull_restores_the_file(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    team = tmp_path / "team"
+    write(team, "keep.md", "keep\n")
+    gone = write(team, "gone.md", "gone\n")
+    client, state = make_team_client(), SyncState()
+    push(client, state, str(team))
+    gone.unlink()
+    assert push(client, state, str(team)).uploaded == 0
+    assert "gone.md" in server_entries(team_server)
+    pull(client, state, str(team), skip_etag_cache=True)
+    assert gone.read_text(encoding="utf-8") == "gone\n"
+
+
+def test_batches_stay_under_the_body_limit_and_an_oversize_entry_goes_alone(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    team = tmp_path / "team"
+    for n in range(30):
+        write(team, f"n{n:02}.md", f"{n % 10}" * 20_000)
+    write(team, "zz-huge.md", "h" * 240_000)
+    client = make_team_client()
+    result = push(client, SyncState(), str(team))
+    assert result.uploaded == 31
+    assert result.batches == 5  # 9 + 9 + 9 + 3 files of ~20 KB, then the 240 KB entry alone
+    assert result.bytes_sent <= 4 * MAX_PUT_BODY_BYTES + 240_100
+    stored = server_entries(team_server)
+    assert {key: hash_content(text) for key, text in stored.items()} == {
+        path.name: hash_content(path.read_text(encoding="utf-8")) for path in team.iterdir()
+    }
+
+
+def test_a_body_over_the_servers_limit_is_a_clear_413(team_server_factory: Callable[..., TeamServer], tmp_path: Path):
+    server = team_server_factory(ServerConfig(max_body_bytes=50_000))
+    write(tmp_path / "team", "big.md", "b" * 100_000)
+    with TeamClient(server.endpoint()) as client, pytest.raises(SyncError) as caught:
+        push(client, SyncState(), str(tmp_path / "team"))
+    assert caught.value.status == 413
+    assert "smaller batches" in caught.value.message
+
+
+def test_a_413_entry_limit_is_remembered_and_the_next_push_is_capped(
+    team_server_factory: Callable[..., TeamServer], tmp_path: Path
+):
+    server = team_server_factory(ServerConfig(max_entries=3))
+    team = tmp_path / "team"
+    for name in "edcba":
+        write(team, f"{name}.md", name)
+    state = SyncState()
+    with TeamClient(server.endpoint()) as client:
+        with pytest.raises(SyncTooManyEntries) as caught:
+            push(client, state, str(team))
+        assert caught.value.max_entries == 3 and state.server_max_entries == 3
+        result = push(client, state, str(team))
+    assert result.uploaded == 3 and result.capped == 2
+    assert sorted(server_entries(server)) == ["a.md", "b.md", "c.md"]
+
+
+def test_a_wrong_token_a_foreign_token_and_a_foreign_repo_are_auth_errors(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    write(tmp_path / "team", "a.md", "a\n")
+    foreign = team_server.storage.create_token(["other/project"])
+    cases = [("mdt_not-a-real-token", REPO, 401), (foreign, REPO, 403), (team_server.token, "other/project", 403)]
+    for token, repo, status_code in cases:
+        client = make_team_client(token=token, repo=repo)
+        for operation in (pull, push):
+            with pytest.raises(SyncAuthError) as caught:
+                operation(client, SyncState(), str(tmp_path / "team"))
+            assert caught.value.status == status_code
+            assert "token" in caught.value.message
+    assert server_entries(team_server) == {}
+
+
+def test_sync_pulls_then_pushes_and_status_shows_the_delta(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    other, mine = tmp_path / "other" / "team", tmp_path / "mine" / "team"
+    write(other, "theirs.md", "theirs\n")
+    push(make_team_client(), SyncState(), str(other))
+    write(mine, "ours.md", "ours\n")
+    before = status(make_team_client(), SyncState(), str(mine))
+    assert before.would_push == ("ours.md",) and before.server_only == ("theirs.md",)
+    assert before.server_version == 1
+    pulled, pushed = sync(make_team_client(), SyncState(), str(mine))
+    assert pulled.written == ("theirs.md",) and pushed.uploaded == 1
+    after = status(make_team_client(), SyncState(), str(mine))
+    assert after.would_push == () and after.server_only == () and after.local_files == 2

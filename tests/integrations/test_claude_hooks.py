@@ -239,3 +239,24 @@ def test_hooks_fail_open_with_one_line_on_stderr(tmp_path, env, stdin):
     assert done.stdout == ""
     assert done.stderr.startswith("memdir hook user-prompt-submit: ")
     assert done.stderr.count("\n") == 1
+
+
+def test_stop_also_starts_a_dream_when_the_auto_dream_gate_is_open(tmp_path, project, env):
+    data = hook_input(tmp_path, project, stop_hook_active=False)
+    folder = os.path.dirname(data["transcript_path"])
+    for index in range(5):
+        path = os.path.join(folder, f"00000000-0000-4000-8000-00000000000{index}.jsonl")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("{}\n")
+    launcher = Recorder()
+    result = run_hook("stop", data, env={**env, "MEMDIR_MODEL": "scripted:/x.json"}, launcher=launcher)
+    assert "started dream" in result.note
+    dream_argv, dream_log = launcher.calls[1]
+    assert dream_argv[-4:] == ["dream", "--session", data["session_id"], "--json"]
+    assert dream_log.endswith("dream.log")
+    disabled = {**env, "MEMDIR_MODEL": "scripted:/x.json"}
+    settings = tmp_path / "claude" / "settings.json"
+    settings.write_text('{"autoDreamEnabled": false}', encoding="utf-8")
+    again = Recorder()
+    run_hook("stop", data, env=disabled, launcher=again)
+    assert len(again.calls) == 1

@@ -25,6 +25,7 @@ from memdir.store.files import ensure_dir
 __all__ = [
     "RECORD_ENV_VAR",
     "Launcher",
+    "dream_argv",
     "extract_argv",
     "launcher_from_env",
     "log_path",
@@ -69,6 +70,11 @@ def session_update_argv(
         "--session-id",
         session_id,
     ]
+
+
+def dream_argv(session_id: str | None, *, project: str, memory_dir: str | None = None) -> list[str]:
+    session = ["--session", session_id] if session_id else []
+    return [*memdir_argv(), *_globals(project, memory_dir), "dream", *session, "--json"]
 
 
 def log_path(name: str, env: Mapping[str, str] | None = None) -> str:

@@ -26,13 +26,21 @@ from typing import Any
 
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import ConfigError
-from memdir.integrations.hook_launch import Launcher, extract_argv, launcher_from_env, log_path, session_update_argv
+from memdir.integrations.hook_launch import (
+    Launcher,
+    dream_argv,
+    extract_argv,
+    launcher_from_env,
+    log_path,
+    session_update_argv,
+)
 from memdir.integrations.hook_state import (
     load_recall_state,
     recall_state_path,
     reset_recall_state,
     save_recall_state,
 )
+from memdir.journal.gate import DreamGate, auto_dream_enabled
 from memdir.llm import resolve_model_spec
 from memdir.session_context import MemorySession
 
@@ -155,7 +163,27 @@ def _background(
             hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir
         )
     handle = launcher(argv, log_path(what, env))
-    return HookResult(note=f"started {what}", launched=handle)
+    note = f"started {what}"
+    if what == "extract":
+        note += _maybe_dream(hook, config, env, launcher)
+    return HookResult(note=note, launched=handle)
+
+
+def _maybe_dream(hook: HookInput, config: MemoryConfig, env: Mapping[str, str], launcher: Launcher) -> str:
+    """Auto-dream after a turn, as Claude Code's stop hooks do: only when enabled and the gate is open.
+
+    The gate's first check (hours since the last consolidation, one ``stat``) rejects almost every turn,
+    so the hook stays fast; the dream process checks the gate again under the consolidation lock.
+    """
+    enabled, _ = auto_dream_enabled(config, env)
+    if not enabled or env.get("CLAUDE_CODE_REMOTE", "").strip().lower() in ("1", "true", "yes", "on"):
+        return ""
+    decision = DreamGate(config).check(current_session=hook.session_id)
+    if not decision.run:
+        return ""
+    memory_dir = config.memory_dir if config.explicit_dir else None
+    launcher(dream_argv(hook.session_id, project=config.project_root, memory_dir=memory_dir), log_path("dream", env))
+    return "; started dream"
 
 
 def run_hook(

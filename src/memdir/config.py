@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
 from memdir.paths import (
     auto_mem_path,
@@ -119,8 +120,8 @@ def _team_enabled(settings: Settings, env: Mapping[str, str], enabled: bool) -> 
 
 
 def _daily_log(settings: Settings, env: Mapping[str, str], team_enabled: bool) -> bool:
-    from_env = env.get(DAILY_LOG_ENV, "").strip().lower()
-    daily = from_env in ("1", "true", "yes", "on") or (from_env == "" and _flag(settings, "dailyLog"))
+    from_env = env.get(DAILY_LOG_ENV)
+    daily = env_truthy(from_env) or (not env_defined_falsy(from_env) and _flag(settings, "dailyLog"))
     if daily and team_enabled:
         raise ConfigError(
             "daily-log mode (memdir.dailyLog or MEMDIR_DAILY_LOG) and team memory (memdir.teamMemory, "

@@ -31,6 +31,7 @@ from memdir.containment import (
     validate_team_mem_key,
     validate_team_mem_write_path,
 )
+from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
 from memdir.model.text import js_trim, utf16_len
 
@@ -308,25 +309,17 @@ def is_auto_mem_path(path: str, auto_dir: str) -> bool:
     return _nfc(normalize_lexical(path)).startswith(auto_dir)
 
 
-def _env_truthy(value: str | None) -> bool:
-    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
-
-
-def _env_defined_falsy(value: str | None) -> bool:
-    return bool(value) and value is not None and value.strip().lower() in ("0", "false", "no", "off")
-
-
 def auto_memory_disabled_reason(settings: Settings, env: Mapping[str, str] | None = None) -> str | None:
     """Why auto memory is off (naming the variable or setting to change), or None when it is on."""
     env = _env(env)
     disable = env.get(ENV_DISABLE)
-    if _env_truthy(disable):
+    if env_truthy(disable):
         return f"{ENV_DISABLE}={disable} is set; unset it to turn auto memory on"
-    if _env_defined_falsy(disable):
+    if env_defined_falsy(disable):
         return None
-    if _env_truthy(env.get(ENV_SIMPLE)):
+    if env_truthy(env.get(ENV_SIMPLE)):
         return f"{ENV_SIMPLE} (bare mode) is set; auto memory is off in bare mode"
-    if _env_truthy(env.get(ENV_REMOTE)) and not env.get(ENV_REMOTE_MEMORY_DIR):
+    if env_truthy(env.get(ENV_REMOTE)) and not env.get(ENV_REMOTE_MEMORY_DIR):
         return f"{ENV_REMOTE} is set without {ENV_REMOTE_MEMORY_DIR}; set it to a memory directory"
     enabled = settings.merged("autoMemoryEnabled")
     if enabled is None:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from memdir.config import MemoryConfig
 from memdir.errors import ConfigError
-from memdir.store.files import atomic_write, ensure_dir
+from memdir.store.files import ensure_dir, write_json
 
 __all__ = ["STATE_FILENAME", "cursor_state_path", "load_cursor", "save_cursor", "session_id_from_transcript"]
 
@@ -72,4 +72,4 @@ def load_cursor(path: str) -> str | None:
 def save_cursor(path: str, cursor: str) -> None:
     ensure_dir(os.path.dirname(path))
     state = {"version": 1, "cursor": cursor, "updated": datetime.now(UTC).isoformat(timespec="milliseconds")}
-    atomic_write(path, json.dumps(state, indent=2) + "\n")
+    write_json(path, state)

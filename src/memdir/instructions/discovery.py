@@ -20,6 +20,7 @@ from pathlib import Path
 
 from memdir.config import MemoryConfig
 from memdir.containment import dirname_lexical, join_lexical, normalize_lexical
+from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.instructions.files import (
     InstructionFile,
@@ -64,10 +65,6 @@ class InstructionChain:
         """The conditional rules that would be attached when ``touched`` (a file path) is used."""
         target = normalize_lexical(os.path.abspath(touched))
         return [rule for rule in self.conditional if _rule_matches(rule, target)]
-
-
-def _truthy(value: str | None) -> bool:
-    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
 
 
 def _within(path: str, root: str) -> bool:
@@ -251,7 +248,7 @@ def load_instructions(
     local); ``include_external`` overrides the approval read from settings.
     """
     environ: Mapping[str, str] = os.environ if env is None else env
-    if _truthy(environ.get(DISABLE_CLAUDE_MDS_ENV)):
+    if env_truthy(environ.get(DISABLE_CLAUDE_MDS_ENV)):
         return InstructionChain(files=(), disabled=f"{DISABLE_CLAUDE_MDS_ENV} is set")
     origin = unicodedata.normalize("NFC", os.path.realpath(cwd or config.project_root))
     settings = config.settings
@@ -263,7 +260,7 @@ def load_instructions(
         excludes=_excludes(settings.merged("claudeMdExcludes")),
     )
     files: list[InstructionFile] = []
-    bare = _truthy(environ.get(_SIMPLE_ENV))
+    bare = env_truthy(environ.get(_SIMPLE_ENV))
 
     if not bare:
         managed = managed_dir or default_managed_dir(environ)
@@ -277,7 +274,7 @@ def load_instructions(
             files += loader.rules(join_lexical(home, "rules"), InstructionType.USER, "user rule", True, origin)
         files += _project_files(loader, origin, external, disabled_sources)
 
-    if bare or _truthy(environ.get(ADDITIONAL_DIRS_ENV)):
+    if bare or env_truthy(environ.get(ADDITIONAL_DIRS_ENV)):
         for directory in add_dirs:
             root = unicodedata.normalize("NFC", os.path.realpath(directory))
             why = f"--add-dir {root}"

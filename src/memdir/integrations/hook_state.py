@@ -17,7 +17,7 @@ from memdir.errors import ConfigError
 from memdir.paths import projects_dir, sanitize_path
 from memdir.recall.recaller import RecallState
 from memdir.recall.surfacing import SurfacedMemory
-from memdir.store.files import atomic_write, remove_file
+from memdir.store.files import remove_file, write_json
 
 __all__ = ["STATE_FILENAME", "load_recall_state", "recall_state_path", "reset_recall_state", "save_recall_state"]
 
@@ -74,7 +74,7 @@ def save_recall_state(path: str, state: RecallState) -> None:
         "surfaced_bytes": state.surfaced_bytes,
         "surfaced": [{"path": m.path, "file": m.file, "mtime_ms": m.mtime_ms} for m in state.surfaced.values()],
     }
-    atomic_write(path, json.dumps(data, indent=1) + "\n")
+    write_json(path, data)
 
 
 def reset_recall_state(path: str) -> bool:

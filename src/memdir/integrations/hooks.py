@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memdir.config import MemoryConfig, resolve_config
+from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.integrations.hook_launch import (
     Launcher,
@@ -176,7 +177,7 @@ def _maybe_dream(hook: HookInput, config: MemoryConfig, env: Mapping[str, str], 
     so the hook stays fast; the dream process checks the gate again under the consolidation lock.
     """
     enabled, _ = auto_dream_enabled(config, env)
-    if not enabled or env.get("CLAUDE_CODE_REMOTE", "").strip().lower() in ("1", "true", "yes", "on"):
+    if not enabled or env_truthy(env.get("CLAUDE_CODE_REMOTE")):
         return ""
     decision = DreamGate(config).check(current_session=hook.session_id)
     if not decision.run:

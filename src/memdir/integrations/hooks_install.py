@@ -21,7 +21,7 @@ from typing import Any, Literal
 from memdir.errors import ConfigError
 from memdir.integrations.hooks import HOOK_EVENTS
 from memdir.paths import config_home, project_root
-from memdir.store.files import atomic_write
+from memdir.store.files import write_json
 
 __all__ = [
     "SCOPES",
@@ -139,7 +139,7 @@ def _strip(hooks: dict[str, Any]) -> tuple[int, set[str]]:
 
 
 def _write(path: str, data: dict[str, Any]) -> None:
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    write_json(path, data)
 
 
 def install_hooks(

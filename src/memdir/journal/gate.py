@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from memdir.config import MemoryConfig
+from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.journal.lock import ConsolidationLock
 
@@ -32,17 +33,13 @@ class GateDecision:
     sessions: tuple[str, ...] = ()  # session ids touched since then, newest first
 
 
-def _truthy(value: str | None) -> bool:
-    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
-
-
 def auto_dream_enabled(config: MemoryConfig, env: Mapping[str, str] | None = None) -> tuple[bool, str]:
     """Whether automatic dreams may run, and why not: auto memory on, not a remote session, and
     ``autoDreamEnabled`` when set, else a model configured (dreams need one)."""
     environ: Mapping[str, str] = os.environ if env is None else env
     if not config.enabled:
         return False, f"auto memory is disabled ({config.disabled_reason})"
-    if _truthy(environ.get("CLAUDE_CODE_REMOTE")):
+    if env_truthy(environ.get("CLAUDE_CODE_REMOTE")):
         return False, "remote sessions (CLAUDE_CODE_REMOTE) do not dream"
     setting = config.settings.merged("autoDreamEnabled")
     if setting is not None:

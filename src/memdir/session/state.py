@@ -11,7 +11,7 @@ import json
 import logging
 from dataclasses import asdict, dataclass
 
-from memdir.store.files import atomic_write
+from memdir.store.files import write_json
 
 __all__ = ["SessionState"]
 
@@ -73,4 +73,4 @@ class SessionState:
             return cls()
 
     def save(self, path: str) -> None:
-        atomic_write(path, json.dumps(self.to_json(), indent=2) + "\n")
+        write_json(path, self.to_json())

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memdir.conversation import ConversationMessage
+from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.session.state import SessionState
 from memdir.session.tokens import count_tool_calls_since, last_turn_has_tool_calls, token_count_with_estimation
@@ -29,7 +30,6 @@ __all__ = [
 
 ENV_ENABLE_SM_COMPACT = "ENABLE_CLAUDE_CODE_SM_COMPACT"
 ENV_DISABLE_SM_COMPACT = "DISABLE_CLAUDE_CODE_SM_COMPACT"
-_TRUTHY = {"1", "true", "yes", "on"}
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,9 @@ def compact_thresholds(setting: object) -> CompactThresholds:
 
 def should_use_session_memory_compaction(setting: object, env: Mapping[str, str]) -> bool:
     """The env forces first (enable wins over disable); otherwise ``useForCompaction`` (default on)."""
-    if env.get(ENV_ENABLE_SM_COMPACT, "").strip().lower() in _TRUTHY:
+    if env_truthy(env.get(ENV_ENABLE_SM_COMPACT)):
         return True
-    if env.get(ENV_DISABLE_SM_COMPACT, "").strip().lower() in _TRUTHY:
+    if env_truthy(env.get(ENV_DISABLE_SM_COMPACT)):
         return False
     configured = _section(setting, "memdir.sessionMemory").get("useForCompaction")
     if configured is None:

@@ -10,6 +10,7 @@ memory directory.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import stat
@@ -31,6 +32,7 @@ __all__ = [
     "lock_directory",
     "read_bytes_limited",
     "remove_file",
+    "write_json",
 ]
 
 FILE_MODE = 0o600
@@ -88,6 +90,11 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int |
             os.unlink(tmp)
         raise
     _fsync_dir(directory)
+
+
+def write_json(path: str | os.PathLike[str], data: object) -> None:
+    """Atomically write a small JSON state or settings file (indented, UTF-8, final newline)."""
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def remove_file(path: str | os.PathLike[str]) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Generator, Mapping
-from types import TracebackType
 from typing import Any
 
 from memdir.errors import ModelOutputError, ModelUnavailable
@@ -19,13 +18,11 @@ from memdir.llm.base import (
     Message,
     ToolCall,
     Usage,
-    check_model_call_allowed,
-    drive,
-    drive_async,
     map_sdk_error,
     parse_json_text,
     validate_json_output,
 )
+from memdir.llm.sdk_model import SdkChatModel
 
 __all__ = ["DEFAULT_BASE_URL", "AnthropicModel", "load"]
 
@@ -72,8 +69,11 @@ def _tool_choice(choice: str | None) -> dict[str, str] | None:
     return {"type": "tool", "name": choice}
 
 
-class AnthropicModel:
+class AnthropicModel(SdkChatModel):
     """A ChatModel backed by the Anthropic Messages API (or any server speaking it)."""
+
+    _sync_client = "Anthropic"
+    _async_client = "AsyncAnthropic"
 
     def __init__(
         self,
@@ -100,48 +100,12 @@ class AnthropicModel:
             "base_url": self.base_url,
             "max_retries": max_retries,
         }
-        self._client: Any = None
         # None until a JSON call shows whether the server accepts output_config.
         self.structured_output: bool | None = None
 
-    def complete(self, request: ChatRequest) -> Completion:
-        check_model_call_allowed(self.spec, self.base_url, self._env)
-        if self._client is None:
-            self._client = self._sdk.Anthropic(**self._client_args)
-        client = self._client
-        result: Completion = drive(
-            self._exchange(request),
-            lambda kwargs: client.messages.create(**kwargs),
-            self._sdk.APIError,
-        )
-        return result
-
-    async def acomplete(self, request: ChatRequest) -> Completion:
-        check_model_call_allowed(self.spec, self.base_url, self._env)
-        # A fresh async client per call: its connection pool belongs to the running event loop.
-        async with self._sdk.AsyncAnthropic(**self._client_args) as client:
-
-            async def call(kwargs: _Kwargs) -> object:
-                return await client.messages.create(**kwargs)
-
-            result: Completion = await drive_async(self._exchange(request), call, self._sdk.APIError)
-        return result
-
-    def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    def __enter__(self) -> AnthropicModel:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+    @staticmethod
+    def _endpoint(client: Any) -> Any:
+        return client.messages.create
 
     # -- one exchange, run by either driver --------------------------------------------------------
 

@@ -12,7 +12,6 @@ import importlib
 import importlib.resources
 import json
 from collections.abc import Generator, Mapping
-from types import TracebackType
 from typing import Any
 
 from memdir.errors import ModelOutputError, ModelUnavailable
@@ -21,13 +20,11 @@ from memdir.llm.base import (
     Completion,
     ToolCall,
     Usage,
-    check_model_call_allowed,
-    drive,
-    drive_async,
     map_sdk_error,
     parse_json_text,
     validate_json_output,
 )
+from memdir.llm.sdk_model import SdkChatModel
 
 __all__ = ["DEFAULT_BASE_URL", "OpenAIModel", "load"]
 
@@ -98,8 +95,11 @@ def _tool_choice(choice: str | None) -> object:
     return {"type": "function", "function": {"name": choice}}
 
 
-class OpenAIModel:
+class OpenAIModel(SdkChatModel):
     """A ChatModel backed by Chat Completions at OPENAI_BASE_URL (OpenAI itself when unset)."""
+
+    _sync_client = "OpenAI"
+    _async_client = "AsyncOpenAI"
 
     def __init__(self, model: str, *, env: Mapping[str, str], max_retries: int = 2) -> None:
         self.spec = f"openai:{model}"
@@ -122,47 +122,11 @@ class OpenAIModel:
             "base_url": self.base_url,
             "max_retries": max_retries,
         }
-        self._client: Any = None
         self.json_mode: str | None = None
 
-    def complete(self, request: ChatRequest) -> Completion:
-        check_model_call_allowed(self.spec, self.base_url, self._env)
-        if self._client is None:
-            self._client = self._sdk.OpenAI(**self._client_args)
-        client = self._client
-        result: Completion = drive(
-            self._exchange(request),
-            lambda kwargs: client.chat.completions.create(**kwargs),
-            self._sdk.APIError,
-        )
-        return result
-
-    async def acomplete(self, request: ChatRequest) -> Completion:
-        check_model_call_allowed(self.spec, self.base_url, self._env)
-        # A fresh async client per call: its connection pool belongs to the running event loop.
-        async with self._sdk.AsyncOpenAI(**self._client_args) as client:
-
-            async def call(kwargs: _Kwargs) -> object:
-                return await client.chat.completions.create(**kwargs)
-
-            result: Completion = await drive_async(self._exchange(request), call, self._sdk.APIError)
-        return result
-
-    def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    def __enter__(self) -> OpenAIModel:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+    @staticmethod
+    def _endpoint(client: Any) -> Any:
+        return client.chat.completions.create
 
     # -- one exchange, run by either driver --------------------------------------------------------
 

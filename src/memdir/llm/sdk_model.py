@@ -1,0 +1,76 @@
+"""What the SDK-backed adapters share: client lifetime and the sync/async call plumbing.
+
+Each adapter describes one exchange as a generator of SDK keyword arguments (``_exchange``);
+this base runs it with the SDK's sync client (kept for the model's lifetime) or a fresh async
+client per call, because an async client's connection pool belongs to the event loop that made it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Generator, Mapping
+from types import TracebackType
+from typing import Any, Self
+
+from memdir.llm.base import ChatRequest, Completion, check_model_call_allowed, drive, drive_async
+
+__all__ = ["SdkChatModel"]
+
+Kwargs = dict[str, Any]
+
+
+class SdkChatModel(ABC):
+    """Base of the adapters; subclasses set the client class names and the create endpoint."""
+
+    spec: str
+    base_url: str | None
+    _env: Mapping[str, str]
+    _sdk: Any
+    _client_args: Kwargs
+    _client: Any = None
+    _sync_client: str  # attribute of the SDK module, e.g. "Anthropic"
+    _async_client: str  # e.g. "AsyncAnthropic"
+
+    @staticmethod
+    @abstractmethod
+    def _endpoint(client: Any) -> Callable[..., Any]:
+        """The SDK method that creates a message on ``client``."""
+
+    @abstractmethod
+    def _exchange(self, request: ChatRequest) -> Generator[Kwargs, object, Completion]:
+        """One request, with the adapter's fallbacks, as a generator of SDK keyword arguments."""
+
+    def complete(self, request: ChatRequest) -> Completion:
+        check_model_call_allowed(self.spec, self.base_url, self._env)
+        if self._client is None:
+            self._client = getattr(self._sdk, self._sync_client)(**self._client_args)
+        create = self._endpoint(self._client)
+        result: Completion = drive(self._exchange(request), lambda kwargs: create(**kwargs), self._sdk.APIError)
+        return result
+
+    async def acomplete(self, request: ChatRequest) -> Completion:
+        check_model_call_allowed(self.spec, self.base_url, self._env)
+        async with getattr(self._sdk, self._async_client)(**self._client_args) as client:
+            create = self._endpoint(client)
+
+            async def call(kwargs: Kwargs) -> object:
+                return await create(**kwargs)
+
+            result: Completion = await drive_async(self._exchange(request), call, self._sdk.APIError)
+        return result
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

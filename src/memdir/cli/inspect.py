@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import json
+from typing import TextIO
+
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.doctor import check_memory_dir
+from memdir.recall.batch import rank_batch
+from memdir.recall.hybrid import OFFLINE_SELECTORS, offline_selector
 from memdir.recall.recaller import Recaller
 from memdir.session_context import MemorySession
 from memdir.store.files import ensure_dir
+from memdir.store.index_db import MemoryIndex
 
 __all__ = ["doctor", "init", "path", "prompt", "recall"]
+
+SELECTOR_CHOICES = OFFLINE_SELECTORS
 
 
 @cli.command(epilog="\b\nExamples:\n  memdir path\n  memdir --project ~/code/app path --json")
@@ -72,16 +80,49 @@ def prompt(state: CliState, as_json: bool) -> None:
 Examples:
   memdir recall "how do we run the integration tests?"
   memdir recall "deploy the api" --recent-tool Bash --json
+  memdir recall --batch queries.jsonl --limit 10 --selector hybrid > ranked.jsonl
 """
 )
-@click.argument("query")
+@click.argument("query", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--recent-tool", "recent_tools", multiple=True, help="A tool used in this turn (repeatable).")
-@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True, help="At most this many memories.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=None, help="At most this many memories [5; batch: 10].")
+@click.option(
+    "--selector",
+    type=click.Choice(SELECTOR_CHOICES),
+    default=None,
+    help="offline = hybrid when the embed extra is installed, else lexical.",
+)
+@click.option(
+    "--batch",
+    "batch_file",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help='Rank every query of a JSONL file ({"query": ...} per line; other keys pass through); "-" is stdin.',
+)
 @pass_state
-def recall(state: CliState, query: str, as_json: bool, recent_tools: tuple[str, ...], limit: int) -> None:
+def recall(
+    state: CliState,
+    query: str | None,
+    as_json: bool,
+    recent_tools: tuple[str, ...],
+    limit: int | None,
+    selector: str | None,
+    batch_file: TextIO | None,
+) -> None:
     """Show the memories recall would surface for a user message, exactly as an agent receives them."""
-    recaller = Recaller(state.memory_dir, limit=limit)
+    chosen = None if selector is None else offline_selector(selector, cache=MemoryIndex(state.memory_dir.root))
+    if batch_file is not None:
+        if query is not None:
+            raise click.UsageError("give either a QUERY or --batch, not both")
+        ranker = chosen or offline_selector("offline", cache=MemoryIndex(state.memory_dir.root))
+        candidates = state.memory_dir.list()
+        for line in rank_batch(batch_file, candidates, ranker, limit=limit or 10, source=batch_file.name):
+            click.echo(json.dumps(line, ensure_ascii=False))
+        return
+    if query is None:
+        raise click.UsageError("missing QUERY (or --batch FILE)")
+    recaller = Recaller(state.memory_dir, limit=limit or 5, selector=chosen)
     result = recaller.recall(query, recent_tools=recent_tools)
     if as_json:
         echo_json(

@@ -18,7 +18,7 @@ from memdir.recall.lexical import LexicalIndex
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["LexicalSelector", "Selection", "SelectionRequest", "Selector"]
+__all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,21 @@ class Selector(Protocol):
     def select(self, request: SelectionRequest) -> Selection: ...
 
 
+@runtime_checkable
+class RankingSelector(Selector, Protocol):
+    """A selector that can also give its whole ranking: what batch evaluation and pre-filtering use.
+
+    ``rank`` returns every candidate it considers relevant at all, best first, with a score whose
+    scale is the selector's own; ``select`` applies the relevance floor and the limit on top.
+    """
+
+    def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]: ...
+
+
 _CAUTION = re.compile(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
 
 
-def _is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
+def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
     """A reference memory about a tool in use right now, with no warning in it: the model has the tool
     in hand, so its manual is noise, while a gotcha about it is exactly what helps."""
     if header.type is not MemoryType.REFERENCE or not recent_tools:
@@ -81,12 +92,12 @@ class LexicalSelector:
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 
-    def select(self, request: SelectionRequest) -> Selection:
-        ranked = self.rank(request.query, request.candidates)
+    def admit(self, ranked: Sequence[tuple[MemoryHeader, float]]) -> list[tuple[MemoryHeader, float]]:
+        """The part of a ranking above the relevance floor (absolute, and relative to the best match)."""
         floor = max(self.min_score, ranked[0][1] * self.relative_floor) if ranked else self.min_score
-        files = [
-            header.filename
-            for header, score in ranked
-            if score > self.min_score and score >= floor and not _is_tool_manual(header, request.recent_tools)
-        ]
+        return [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
+
+    def select(self, request: SelectionRequest) -> Selection:
+        admitted = self.admit(self.rank(request.query, request.candidates))
+        files = [header.filename for header, _ in admitted if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

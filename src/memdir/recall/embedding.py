@@ -158,6 +158,7 @@ class EmbeddingRanker:
         self._vectors: dict[str, Any] = {}
         self._matrix_key: tuple[str, ...] = ()
         self._matrix: Any = None
+        self._queries: dict[str, Any] = {}  # recent query vectors: rank() then select() encode once
 
     def _ensure(self, hashes: Sequence[str], texts: Sequence[str]) -> None:
         missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in self._vectors}
@@ -191,7 +192,12 @@ class EmbeddingRanker:
         if hashes != self._matrix_key:
             self._matrix = np.stack([self._vectors[h] for h in hashes])
             self._matrix_key = hashes
-        query_vector = np.asarray(self.encoder.encode([query])[0], dtype=np.float32)
+        query_vector = self._queries.get(query)
+        if query_vector is None:
+            query_vector = np.asarray(self.encoder.encode([query])[0], dtype=np.float32)
+            if len(self._queries) >= 64:
+                self._queries.pop(next(iter(self._queries)))
+            self._queries[query] = query_vector
         return [float(x) for x in self._matrix @ query_vector]
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:

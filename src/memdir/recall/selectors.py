@@ -9,12 +9,12 @@ selector implements the same protocol and falls back to it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from memdir.model.memory import MemoryType
-from memdir.recall.lexical import LexicalIndex
+from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex, tokenize
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 
@@ -72,23 +72,64 @@ def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
 
 
 class LexicalSelector:
-    """BM25 ranking over name, description, type and the start of the body."""
+    """BM25F ranking over name, description, type and the start of the body.
+
+    With ``feedback_docs`` > 0 the query is expanded once from the best matches (pseudo-relevance
+    feedback): the strongest terms of the top memories are added at ``feedback_weight``, which finds
+    memories that describe the same event in other words.
+    """
 
     name = "offline"
 
-    def __init__(self, *, min_score: float = 0.0, relative_floor: float = 0.4) -> None:
-        self.index = LexicalIndex()
+    def __init__(
+        self,
+        *,
+        min_score: float = 0.0,
+        relative_floor: float = 0.4,
+        field_weights: Mapping[str, float] = FIELD_WEIGHTS,
+        k1: float = 1.2,
+        b: float = 0.75,
+        feedback_docs: int = 0,
+        feedback_terms: int = 8,
+        feedback_weight: float = 0.3,
+    ) -> None:
+        self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b)
         self.min_score = min_score
         # A memory that scores far below the best match shares only an incidental word with the
         # query; surfacing it costs context and attention for nothing.
         self.relative_floor = relative_floor
+        self.feedback_docs = feedback_docs
+        self.feedback_terms = feedback_terms
+        self.feedback_weight = feedback_weight
+
+    def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
+        top = sorted(scores, key=lambda path: -scores[path])[: self.feedback_docs]
+        asked = set(tokenize(query))
+        weights: dict[str, float] = {}
+        for path in top:
+            terms = self.index.terms_of(path)
+            total = sum(terms.values()) or 1.0
+            for term, tf in terms.items():
+                if term not in asked:
+                    weights[term] = weights.get(term, 0.0) + tf / total * self.index.idf(term)
+        best = sorted(weights.items(), key=lambda item: -item[1])[: self.feedback_terms]
+        if not best:
+            return scores
+        peak = best[0][1]
+        extra = self.index.score({term: self.feedback_weight * weight / peak for term, weight in best})
+        merged = dict(scores)
+        for path, value in extra.items():
+            merged[path] = merged.get(path, 0.0) + value
+        return merged
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
         """Every candidate that shares a term with the query, best first (ties: newest first)."""
         self.index.sync(candidates)
         scores = self.index.score(query)
-        by_path = {header.path: header for header in candidates}
-        ranked = [(by_path[path], score) for path, score in scores.items() if path in by_path]
+        if self.feedback_docs and scores:
+            scores = self._expanded(query, scores)
+        by_path = self.index.headers
+        ranked = [(by_path[path], score) for path, score in scores.items()]
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 

@@ -50,7 +50,8 @@ def test_a_missing_model_names_the_fix(tmp_path):
 
 def test_memory_text_and_its_hash_follow_the_content():
     a = header("a", "one line", body="body text")
-    assert memory_text(a) == "a\none line\nbody text"
+    assert memory_text(a) == "one line"
+    assert memory_text(header("b", "", body="body text")) == "b\nbody text"
     assert text_hash(memory_text(a)) != text_hash(memory_text(header("a", "another line")))
 
 

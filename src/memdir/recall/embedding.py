@@ -129,8 +129,16 @@ def load_encoder(path: str | None = None, *, env: Mapping[str, str] | None = Non
 
 
 def memory_text(header: MemoryHeader) -> str:
-    """What a memory's vector stands for: its name, description and the start of its body."""
-    parts = [header.name or "", header.description or "", header.preview[:_BODY_CHARS]]
+    """What a memory's vector stands for: its description, the line written to be matched against.
+
+    Names and bodies are left out when there is a description: on the recall benchmark they
+    mostly add the names of people and dates, which pull a sentence embedding towards every
+    memory about the same person rather than the same event. A memory without a description is
+    embedded from its name and the start of its body.
+    """
+    if header.description and header.description.strip():
+        return header.description.strip()
+    parts = [header.name or "", header.preview[:_BODY_CHARS]]
     return "\n".join(part.strip() for part in parts if part and part.strip())
 
 

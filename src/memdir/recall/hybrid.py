@@ -2,7 +2,9 @@
 
 Lexical ranking is exact about names, numbers and rare words; an embedding catches paraphrase.
 The hybrid fuses the two rankings by reciprocal rank (each list contributes ``w / (k + rank)``),
-which needs no calibration between a BM25 score and a cosine. A memory is surfaced only when
+which needs no calibration between a BM25 score and a cosine. The defaults (k = 20, embedding
+weight 0.5) were chosen on two LoCoMo conversations and checked on three others: the lexical
+ranking is the more reliable of the two, and a small k lets both rankers' heads decide. A memory is surfaced only when
 one of the two rankers finds it relevant on its own terms (the lexical floor, or the similarity
 floor), so a query about nothing in the store still surfaces nothing.
 
@@ -34,9 +36,9 @@ class HybridSelector:
         lexical: LexicalSelector | None = None,
         embedding: RankingSelector | None = None,
         *,
-        rrf_k: float = 60.0,
+        rrf_k: float = 20.0,
         lexical_weight: float = 1.0,
-        embedding_weight: float = 1.0,
+        embedding_weight: float = 0.5,
         embedding_depth: int = 100,
     ) -> None:
         self.lexical = lexical or LexicalSelector()

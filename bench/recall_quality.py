@@ -26,7 +26,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -221,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| selector | median ms | p95 ms | off-topic queries surfacing nothing (%) |")
     print("|---|---|---|---|")
     for name in names:
-        print(f"| {name} | {latencies[name]['median_ms']:.2f} | {latencies[name]['p95_ms']:.2f} | {silence[name]:.0f} |")
+        lat = latencies[name]
+        print(f"| {name} | {lat['median_ms']:.2f} | {lat['p95_ms']:.2f} | {silence[name]:.0f} |")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "conversations": [c.get("sample_id") for c in conversations],

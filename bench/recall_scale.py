@@ -43,10 +43,11 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 QUERIES = 50
 TYPES = ("user", "feedback", "project", "reference")
-COMMON = (
+_COMMON_TEXT = (
     "the a to of and in for is on with that this it as be at by from we use our when should not run test tests "
     "deploy api database service build release user team code review config staging production error fix"
-).split()
+)
+COMMON = _COMMON_TEXT.split()
 
 
 def vocabulary(rng: random.Random, size: int = 12_000) -> list[str]:

@@ -156,3 +156,22 @@ def test_rebuild_starts_from_scratch(store, index):
     assert index.get_vectors(["h"], "m") == {}
     with contextlib.closing(sqlite3.connect(index.path)) as conn:
         assert conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 3
+
+
+def test_recall_covers_the_whole_store_when_the_scan_cap_is_lifted(tmp_path):
+    from memdir.recall.recaller import Recaller
+
+    root = tmp_path / "big"
+    store = MemoryDir(root)
+    save(store, "Oldest", "The zeppelin hangar key is under the blue mat")
+    old = store.resolve("project_oldest.md")
+    os.utime(old, (1_000_000, 1_000_000))
+    for i in range(205):
+        save(store, f"Filler {i}", f"Routine note number {i} about lunch")
+    index = MemoryIndex(store.root, str(tmp_path / "i.sqlite3"))
+    query = "where is the zeppelin hangar key?"
+    capped = Recaller(IndexedMemoryDir(root, index=index)).select(query)
+    whole = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None)).select(query)
+    assert capped.files == ()
+    assert whole.files == ("project_oldest.md",)
+    index.close()

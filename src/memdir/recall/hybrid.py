@@ -76,7 +76,7 @@ class HybridSelector:
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.rank(request.query, request.candidates)
-        relevant = {header.path for header, _ in self.lexical.admit(lexical)}
+        relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
         ranked = lexical
         if self.embedding is not None:
             embedded = self._embedded(request.query, request.candidates)

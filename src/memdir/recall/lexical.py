@@ -38,6 +38,7 @@ STOP_WORDS = frozenset(
 FIELD_WEIGHTS: Mapping[str, float] = {"name": 2.5, "description": 3.0, "type": 0.5, "body": 1.0}
 _BODY_CHARS = 1500
 _K1 = 1.2
+_COMMON_MIN_DOCS = 100
 _B = 0.75
 
 _SUFFIXES = (
@@ -80,6 +81,9 @@ def stem(word: str) -> str:
             if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
                 base = base[:-1]
             return base
+    # A final silent e goes, as in Porter's last step, so "change" meets "changes" ("chang").
+    if len(word) >= 5 and word.endswith("e") and not word.endswith("ee"):
+        return word[:-1]
     return word
 
 
@@ -130,6 +134,7 @@ class LexicalIndex:
         self._synced: frozenset[int] = frozenset()
         self._held: Sequence[MemoryHeader] = ()
         self.headers: dict[str, MemoryHeader] = {}  # path -> the header now indexed
+        self._norm_cache: dict[str, float] | None = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -166,12 +171,14 @@ class LexicalIndex:
             self._synced = identity
 
     def _add(self, path: str, doc: _Doc) -> None:
+        self._norm_cache = None
         self._docs[path] = doc
         self._total_length += doc.length
         for term, tf in doc.terms.items():
             self._postings.setdefault(term, {})[path] = tf
 
     def _remove(self, path: str) -> None:
+        self._norm_cache = None
         doc = self._docs.pop(path)
         self._total_length -= doc.length
         for term in doc.terms:
@@ -190,28 +197,47 @@ class LexicalIndex:
         doc = self._docs.get(path)
         return doc.terms if doc is not None else {}
 
-    def score(self, query: str | Mapping[str, float], *, only: set[str] | None = None) -> dict[str, float]:
-        """BM25 scores of the documents sharing at least one term with ``query``.
+    def _norms(self) -> dict[str, float]:
+        """Each document's BM25 length normalisation, recomputed only after the documents changed."""
+        if self._norm_cache is None:
+            count = len(self._docs)
+            average = (self._total_length / count if count else 0.0) or 1.0
+            k1, b = self.k1, self.b
+            self._norm_cache = {path: k1 * (1.0 - b + b * doc.length / average) for path, doc in self._docs.items()}
+        return self._norm_cache
 
-        ``query`` is text, or a mapping of analysed terms to weights (an expanded query).
+    def score(self, query: str | Mapping[str, float], *, only: set[str] | None = None) -> dict[str, float]:
+        """BM25 scores of the documents sharing a distinctive term with ``query``.
+
+        ``query`` is text, or a mapping of analysed terms to weights (an expanded query). Terms are
+        taken rarest first; a term found in more than half of the memories only adds to memories
+        that a rarer term already matched (when one did, in a store of 100 memories or more): sharing
+        only such words is no evidence of relevance, and skipping their long postings keeps recall
+        fast on large stores.
         """
         terms = dict.fromkeys(tokenize(query), 1.0) if isinstance(query, str) else dict(query)
         with self._lock:
             count = len(self._docs)
             if not count or not terms:
                 return {}
-            average = self._total_length / count or 1.0
-            k1, b = self.k1, self.b
-            docs = self._docs
+            norms = self._norms()
+            k1p1 = self.k1 + 1.0
+            postings = self._postings
+            ordered = sorted((term for term in terms if term in postings), key=lambda term: len(postings[term]))
             scores: dict[str, float] = {}
-            for term, weight in terms.items():
-                posting = self._postings.get(term)
-                if not posting:
+            for term in ordered:
+                posting = postings[term]
+                df = len(posting)
+                idf = terms[term] * math.log(1.0 + (count - df + 0.5) / (df + 0.5))
+                if scores and 2 * df > count >= _COMMON_MIN_DOCS:
+                    for path, value in scores.items():
+                        tf = posting.get(path)
+                        if tf is not None:
+                            scores[path] = value + idf * tf * k1p1 / (tf + norms[path])
                     continue
-                idf = weight * math.log(1.0 + (count - len(posting) + 0.5) / (len(posting) + 0.5))
+                get = scores.get
                 for path, tf in posting.items():
                     if only is not None and path not in only:
                         continue
-                    norm = k1 * (1.0 - b + b * docs[path].length / average)
-                    scores[path] = scores.get(path, 0.0) + idf * tf * (k1 + 1.0) / (tf + norm)
+                    scores[path] = get(path, 0.0) + idf * tf * k1p1 / (tf + norms[path])
             return scores

@@ -8,6 +8,7 @@ selector implements the same protocol and falls back to it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -86,6 +87,7 @@ class LexicalSelector:
         *,
         min_score: float = 0.0,
         relative_floor: float = 0.4,
+        min_coverage: float = 0.2,
         field_weights: Mapping[str, float] = FIELD_WEIGHTS,
         k1: float = 1.2,
         b: float = 0.75,
@@ -98,6 +100,7 @@ class LexicalSelector:
         # A memory that scores far below the best match shares only an incidental word with the
         # query; surfacing it costs context and attention for nothing.
         self.relative_floor = relative_floor
+        self.min_coverage = min_coverage
         self.feedback_docs = feedback_docs
         self.feedback_terms = feedback_terms
         self.feedback_weight = feedback_weight
@@ -133,12 +136,33 @@ class LexicalSelector:
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 
-    def admit(self, ranked: Sequence[tuple[MemoryHeader, float]]) -> list[tuple[MemoryHeader, float]]:
-        """The part of a ranking above the relevance floor (absolute, and relative to the best match)."""
+    def coverage(self, query: str, header: MemoryHeader) -> float:
+        """The share of the query's information (idf mass) that a memory matches; a word the store
+        has never seen counts as one held by a single memory, so a question about something absent
+        covers little."""
+        asked = set(tokenize(query))
+        if not asked:
+            return 0.0
+        count = len(self.index)
+        rarest = math.log(1.0 + (count - 0.5) / 1.5)  # the idf of a word only one memory holds
+        terms = self.index.terms_of(header.path)
+        weights = {term: self.index.idf(term) or rarest for term in asked}
+        total = sum(weights.values())
+        return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
+
+    def admit(
+        self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None
+    ) -> list[tuple[MemoryHeader, float]]:
+        """The part of a ranking above the relevance floor: a positive score, at least
+        ``relative_floor`` of the best match's, and (given the query) at least ``min_coverage``
+        of the query's information matched."""
         floor = max(self.min_score, ranked[0][1] * self.relative_floor) if ranked else self.min_score
-        return [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
+        kept = [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
+        if query is None or not self.min_coverage:
+            return kept
+        return [(header, score) for header, score in kept if self.coverage(query, header) >= self.min_coverage]
 
     def select(self, request: SelectionRequest) -> Selection:
-        admitted = self.admit(self.rank(request.query, request.candidates))
+        admitted = self.admit(self.rank(request.query, request.candidates), request.query)
         files = [header.filename for header, _ in admitted if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -75,7 +75,7 @@ class HybridSelector:
         return self._fuse(lexical, self._embedded(query, candidates))
 
     def select(self, request: SelectionRequest) -> Selection:
-        lexical = self.lexical.rank(request.query, request.candidates)
+        lexical = self.lexical.rank(request.query, request.candidates, limit=max(100, 10 * request.limit))
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
         ranked = lexical
         if self.embedding is not None:

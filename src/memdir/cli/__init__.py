@@ -9,6 +9,7 @@ from memdir.cli import (  # noqa: F401
     agent,
     extract,
     hooks,
+    index,
     inspect,
     instructions,
     journal,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from typing import TextIO
+
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.doctor import check_memory_dir
+from memdir.recall.batch import rank_batch
 from memdir.recall.factory import SELECTOR_KINDS, make_selector
 from memdir.recall.recaller import Recaller
+from memdir.recall.selectors import RankingSelector
 from memdir.session_context import MemorySession
 from memdir.store.files import ensure_dir
 
@@ -74,33 +79,55 @@ Examples:
   memdir recall "how do we run the integration tests?"
   memdir recall "deploy the api" --recent-tool Bash --json
   memdir recall "why is the build slow?" --selector llm --model anthropic:claude-sonnet-4-6
+  memdir recall --batch queries.jsonl --limit 10 --selector hybrid > ranked.jsonl
 """
 )
-@click.argument("query")
+@click.argument("query", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--recent-tool", "recent_tools", multiple=True, help="A tool used in this turn (repeatable).")
-@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True, help="At most this many memories.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=None, help="At most this many memories [5; batch: 10].")
 @click.option(
     "--selector",
     "selector_kind",
     type=click.Choice(SELECTOR_KINDS),
     default=None,
-    help="Who picks the memories; auto (default, settings memdir.selector) uses the llm one when a model is set.",
+    help="Who picks: auto (default, settings memdir.selector: llm when a model is set, else lexical), llm, "
+    "offline (hybrid when the embed extra is installed, else lexical), lexical, embedding or hybrid.",
 )
 @click.option("--model", "model_spec", default=None, help="Model spec for the llm selector (else MEMDIR_MODEL).")
+@click.option(
+    "--batch",
+    "batch_file",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help='Rank every query of a JSONL file ({"query": ...} per line; other keys pass through); "-" is stdin.',
+)
 @pass_state
 def recall(
     state: CliState,
-    query: str,
+    query: str | None,
     as_json: bool,
     recent_tools: tuple[str, ...],
-    limit: int,
+    limit: int | None,
     selector_kind: str | None,
     model_spec: str | None,
+    batch_file: TextIO | None,
 ) -> None:
     """Show the memories recall would surface for a user message, exactly as an agent receives them."""
+    if batch_file is not None:
+        if query is not None:
+            raise click.UsageError("give either a QUERY or --batch, not both")
+        ranker = make_selector(state.config, selector_kind or "offline", model_spec)
+        if not isinstance(ranker, RankingSelector):
+            raise click.UsageError("--batch ranks offline: use --selector offline, lexical, embedding or hybrid")
+        candidates = state.memory_dir.list()
+        for line in rank_batch(batch_file, candidates, ranker, limit=limit or 10, source=batch_file.name):
+            click.echo(json.dumps(line, ensure_ascii=False))
+        return
+    if query is None:
+        raise click.UsageError("missing QUERY (or --batch FILE)")
     selector = make_selector(state.config, selector_kind, model_spec)
-    recaller = Recaller(state.memory_dir, selector=selector, limit=limit)
+    recaller = Recaller(state.memory_dir, selector=selector, limit=limit or 5)
     result = recaller.recall(query, recent_tools=recent_tools)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)

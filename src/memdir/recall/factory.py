@@ -1,8 +1,11 @@
 """Choosing the selector a session or command uses, from options, the environment and settings.
 
 ``auto`` is the default: the model-backed selector when a model is configured (``--model``,
-``MEMDIR_MODEL`` or the settings key ``memdir.model``), the offline one otherwise, so a user
-without a model still gets recall at no cost.
+``MEMDIR_MODEL`` or the settings key ``memdir.model``), the lexical one otherwise, so a user
+without a model still gets recall at no cost — in every process, including the short-lived
+ones hooks start, since the lexical selector loads nothing. ``offline`` is the best offline
+ranking installed (the hybrid when the ``embed`` extra is present); ``lexical``, ``embedding``
+and ``hybrid`` name one ranking explicitly.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from collections.abc import Mapping
 from memdir.config import MemoryConfig
 from memdir.errors import ConfigError, ModelError, ModelNotConfigured
 from memdir.llm.registry import MODEL_ENV_VAR, SETTINGS_KEY, load_model, resolve_model_spec
+from memdir.recall.hybrid import OFFLINE_SELECTORS, offline_selector
 from memdir.recall.llm_selector import LLMSelector
 from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
 
 __all__ = ["SELECTOR_KINDS", "make_selector", "model_not_configured"]
 
-SELECTOR_KINDS = ("auto", "offline", "llm")
+SELECTOR_KINDS = ("auto", "llm", *OFFLINE_SELECTORS)
 log = logging.getLogger("memdir.recall")
 
 
@@ -65,7 +69,7 @@ def make_selector(
     *,
     env: Mapping[str, str] | None = None,
 ) -> Selector:
-    """The selector for ``kind`` (auto | offline | llm; default: the settings key ``memdir.selector``).
+    """The selector for ``kind`` (see :data:`SELECTOR_KINDS`; default: the settings key ``memdir.selector``).
 
     ``llm`` without a model is an error. ``auto`` with a model that cannot be built (no key, no
     SDK) degrades to the offline selector, and every selection says why.
@@ -78,9 +82,11 @@ def make_selector(
             "(option --selector or settings key memdir.selector)",
             rule="settings",
         )
+    if chosen in OFFLINE_SELECTORS:
+        from memdir.store.index_db import MemoryIndex
+
+        return offline_selector(chosen, cache=MemoryIndex(config.memory_dir, env=environ), env=environ)
     offline = LexicalSelector()
-    if chosen == "offline":
-        return offline
     spec = resolve_model_spec(model_spec, env=environ, settings_value=config.setting("model"))
     if spec is None:
         if chosen == "llm":

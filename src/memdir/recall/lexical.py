@@ -38,6 +38,7 @@ STOP_WORDS = frozenset(
 FIELD_WEIGHTS: Mapping[str, float] = {"name": 2.5, "description": 3.0, "type": 0.5, "body": 1.0}
 _BODY_CHARS = 1500
 _K1 = 1.2
+_COMMON_MIN_DOCS = 100
 _B = 0.75
 
 _SUFFIXES = (
@@ -80,6 +81,9 @@ def stem(word: str) -> str:
             if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
                 base = base[:-1]
             return base
+    # A final silent e goes, as in Porter's last step, so "change" meets "changes" ("chang").
+    if len(word) >= 5 and word.endswith("e") and not word.endswith("ee"):
+        return word[:-1]
     return word
 
 
@@ -96,7 +100,7 @@ class _Doc:
     length: float  # field-weighted length
 
 
-def _analyse(header: MemoryHeader) -> _Doc:
+def _analyse(header: MemoryHeader, weights: Mapping[str, float]) -> _Doc:
     fields = {
         "name": header.name or header.filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "),
         "description": header.description or "",
@@ -106,7 +110,9 @@ def _analyse(header: MemoryHeader) -> _Doc:
     weighted: dict[str, float] = {}
     length = 0.0
     for field, text in fields.items():
-        weight = FIELD_WEIGHTS[field]
+        weight = weights.get(field, 0.0)
+        if not weight:
+            continue
         terms = tokenize(text)
         length += weight * float(len(terms))
         for term in terms:
@@ -117,19 +123,33 @@ def _analyse(header: MemoryHeader) -> _Doc:
 class LexicalIndex:
     """A BM25F-style index over memory headers, rebuilt incrementally as headers change."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, field_weights: Mapping[str, float] = FIELD_WEIGHTS, k1: float = _K1, b: float = _B) -> None:
+        self.field_weights = dict(field_weights)
+        self.k1 = k1
+        self.b = b
         self._docs: dict[str, _Doc] = {}
         self._analysed: dict[str, _Doc] = {}  # survives removal, so a memory that leaves and returns is not re-analysed
         self._postings: dict[str, dict[str, float]] = {}
         self._total_length = 0.0
+        self._synced: frozenset[int] = frozenset()
+        self._held: Sequence[MemoryHeader] = ()
+        self.headers: dict[str, MemoryHeader] = {}  # path -> the header now indexed
+        self._norm_cache: dict[str, float] | None = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._docs)
 
     def sync(self, headers: Sequence[MemoryHeader]) -> None:
-        """Make the index hold exactly ``headers``; unchanged documents are not re-analysed."""
+        """Make the index hold exactly ``headers``; unchanged documents are not re-analysed.
+
+        Headers are frozen, so the same header objects as last time mean the same documents:
+        that case (every warm query of a long-lived process) costs one set comparison.
+        """
+        identity = frozenset(map(id, headers))
         with self._lock:
+            if identity == self._synced and len(headers) == len(self._held):
+                return
             live = {header.path for header in headers}
             for path in [p for p in self._docs if p not in live]:
                 self._remove(path)
@@ -141,18 +161,24 @@ class LexicalIndex:
                     self._remove(header.path)
                 cached = self._analysed.get(header.path)
                 if cached is None or cached.key != (header.mtime_ms, header.size):
-                    cached = self._analysed[header.path] = _analyse(header)
+                    cached = self._analysed[header.path] = _analyse(header, self.field_weights)
                 self._add(header.path, cached)
             if len(self._analysed) > 2 * len(self._docs) + 64:
                 self._analysed = {path: doc for path, doc in self._analysed.items() if path in self._docs}
+            # Holding the headers keeps their ids from being reused by other objects.
+            self._held = list(headers)
+            self.headers = {header.path: header for header in headers}
+            self._synced = identity
 
     def _add(self, path: str, doc: _Doc) -> None:
+        self._norm_cache = None
         self._docs[path] = doc
         self._total_length += doc.length
         for term, tf in doc.terms.items():
             self._postings.setdefault(term, {})[path] = tf
 
     def _remove(self, path: str) -> None:
+        self._norm_cache = None
         doc = self._docs.pop(path)
         self._total_length -= doc.length
         for term in doc.terms:
@@ -162,23 +188,56 @@ class LexicalIndex:
                 if not posting:
                     del self._postings[term]
 
-    def score(self, query: str, *, only: set[str] | None = None) -> dict[str, float]:
-        """BM25 scores of the documents sharing at least one term with ``query``."""
-        terms = set(tokenize(query))
+    def idf(self, term: str) -> float:
+        count = len(self._docs)
+        df = len(self._postings.get(term, ()))
+        return math.log(1.0 + (count - df + 0.5) / (df + 0.5)) if df else 0.0
+
+    def terms_of(self, path: str) -> Mapping[str, float]:
+        doc = self._docs.get(path)
+        return doc.terms if doc is not None else {}
+
+    def _norms(self) -> dict[str, float]:
+        """Each document's BM25 length normalisation, recomputed only after the documents changed."""
+        if self._norm_cache is None:
+            count = len(self._docs)
+            average = (self._total_length / count if count else 0.0) or 1.0
+            k1, b = self.k1, self.b
+            self._norm_cache = {path: k1 * (1.0 - b + b * doc.length / average) for path, doc in self._docs.items()}
+        return self._norm_cache
+
+    def score(self, query: str | Mapping[str, float], *, only: set[str] | None = None) -> dict[str, float]:
+        """BM25 scores of the documents sharing a distinctive term with ``query``.
+
+        ``query`` is text, or a mapping of analysed terms to weights (an expanded query). Terms are
+        taken rarest first; a term found in more than half of the memories only adds to memories
+        that a rarer term already matched (when one did, in a store of 100 memories or more): sharing
+        only such words is no evidence of relevance, and skipping their long postings keeps recall
+        fast on large stores.
+        """
+        terms = dict.fromkeys(tokenize(query), 1.0) if isinstance(query, str) else dict(query)
         with self._lock:
             count = len(self._docs)
             if not count or not terms:
                 return {}
-            average = self._total_length / count or 1.0
+            norms = self._norms()
+            k1p1 = self.k1 + 1.0
+            postings = self._postings
+            ordered = sorted((term for term in terms if term in postings), key=lambda term: len(postings[term]))
             scores: dict[str, float] = {}
-            for term in terms:
-                posting = self._postings.get(term)
-                if not posting:
+            for term in ordered:
+                posting = postings[term]
+                df = len(posting)
+                idf = terms[term] * math.log(1.0 + (count - df + 0.5) / (df + 0.5))
+                if scores and 2 * df > count >= _COMMON_MIN_DOCS:
+                    for path, value in scores.items():
+                        tf = posting.get(path)
+                        if tf is not None:
+                            scores[path] = value + idf * tf * k1p1 / (tf + norms[path])
                     continue
-                idf = math.log(1.0 + (count - len(posting) + 0.5) / (len(posting) + 0.5))
+                get = scores.get
                 for path, tf in posting.items():
                     if only is not None and path not in only:
                         continue
-                    norm = _K1 * (1.0 - _B + _B * self._docs[path].length / average)
-                    scores[path] = scores.get(path, 0.0) + idf * tf * (_K1 + 1.0) / (tf + norm)
+                    scores[path] = get(path, 0.0) + idf * tf * k1p1 / (tf + norms[path])
             return scores

@@ -8,17 +8,19 @@ selector implements the same protocol and falls back to it.
 
 from __future__ import annotations
 
+import heapq
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from memdir.model.memory import MemoryType
-from memdir.recall.lexical import LexicalIndex
+from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex, tokenize
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["LexicalSelector", "Selection", "SelectionRequest", "Selector"]
+__all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,21 @@ class Selector(Protocol):
     def select(self, request: SelectionRequest) -> Selection: ...
 
 
+@runtime_checkable
+class RankingSelector(Selector, Protocol):
+    """A selector that can also give its whole ranking: what batch evaluation and pre-filtering use.
+
+    ``rank`` returns every candidate it considers relevant at all, best first, with a score whose
+    scale is the selector's own; ``select`` applies the relevance floor and the limit on top.
+    """
+
+    def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]: ...
+
+
 _CAUTION = re.compile(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
 
 
-def _is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
+def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
     """A reference memory about a tool in use right now, with no warning in it: the model has the tool
     in hand, so its manual is noise, while a gotcha about it is exactly what helps."""
     if header.type is not MemoryType.REFERENCE or not recent_tools:
@@ -61,32 +74,104 @@ def _is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
 
 
 class LexicalSelector:
-    """BM25 ranking over name, description, type and the start of the body."""
+    """BM25F ranking over name, description, type and the start of the body.
+
+    With ``feedback_docs`` > 0 the query is expanded once from the best matches (pseudo-relevance
+    feedback): the strongest terms of the top memories are added at ``feedback_weight``, which finds
+    memories that describe the same event in other words.
+    """
 
     name = "offline"
 
-    def __init__(self, *, min_score: float = 0.0, relative_floor: float = 0.4) -> None:
-        self.index = LexicalIndex()
+    def __init__(
+        self,
+        *,
+        min_score: float = 0.0,
+        relative_floor: float = 0.4,
+        min_coverage: float = 0.2,
+        field_weights: Mapping[str, float] = FIELD_WEIGHTS,
+        k1: float = 1.2,
+        b: float = 0.75,
+        feedback_docs: int = 0,
+        feedback_terms: int = 8,
+        feedback_weight: float = 0.3,
+    ) -> None:
+        self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b)
         self.min_score = min_score
         # A memory that scores far below the best match shares only an incidental word with the
         # query; surfacing it costs context and attention for nothing.
         self.relative_floor = relative_floor
+        self.min_coverage = min_coverage
+        self.feedback_docs = feedback_docs
+        self.feedback_terms = feedback_terms
+        self.feedback_weight = feedback_weight
 
-    def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate that shares a term with the query, best first (ties: newest first)."""
+    def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
+        top = sorted(scores, key=lambda path: -scores[path])[: self.feedback_docs]
+        asked = set(tokenize(query))
+        weights: dict[str, float] = {}
+        for path in top:
+            terms = self.index.terms_of(path)
+            total = sum(terms.values()) or 1.0
+            for term, tf in terms.items():
+                if term not in asked:
+                    weights[term] = weights.get(term, 0.0) + tf / total * self.index.idf(term)
+        best = sorted(weights.items(), key=lambda item: -item[1])[: self.feedback_terms]
+        if not best:
+            return scores
+        peak = best[0][1]
+        extra = self.index.score({term: self.feedback_weight * weight / peak for term, weight in best})
+        merged = dict(scores)
+        for path, value in extra.items():
+            merged[path] = merged.get(path, 0.0) + value
+        return merged
+
+    def rank(
+        self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
+    ) -> list[tuple[MemoryHeader, float]]:
+        """Every candidate that shares a term with the query, best first (ties: newest first);
+        only the best ``limit`` when given, which spares sorting a long tail on large stores."""
         self.index.sync(candidates)
         scores = self.index.score(query)
-        by_path = {header.path: header for header in candidates}
-        ranked = [(by_path[path], score) for path, score in scores.items() if path in by_path]
+        if self.feedback_docs and scores:
+            scores = self._expanded(query, scores)
+        by_path = self.index.headers
+        if limit is not None and len(scores) > limit:
+            best = heapq.nlargest(limit, scores.items(), key=lambda item: item[1])
+            ranked = [(by_path[path], score) for path, score in best]
+        else:
+            ranked = [(by_path[path], score) for path, score in scores.items()]
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 
-    def select(self, request: SelectionRequest) -> Selection:
-        ranked = self.rank(request.query, request.candidates)
+    def coverage(self, query: str, header: MemoryHeader) -> float:
+        """The share of the query's information (idf mass) that a memory matches; a word the store
+        has never seen counts as one held by a single memory, so a question about something absent
+        covers little."""
+        asked = set(tokenize(query))
+        if not asked:
+            return 0.0
+        count = len(self.index)
+        rarest = math.log(1.0 + (count - 0.5) / 1.5)  # the idf of a word only one memory holds
+        terms = self.index.terms_of(header.path)
+        weights = {term: self.index.idf(term) or rarest for term in asked}
+        total = sum(weights.values())
+        return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
+
+    def admit(
+        self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None
+    ) -> list[tuple[MemoryHeader, float]]:
+        """The part of a ranking above the relevance floor: a positive score, at least
+        ``relative_floor`` of the best match's, and (given the query) at least ``min_coverage``
+        of the query's information matched."""
         floor = max(self.min_score, ranked[0][1] * self.relative_floor) if ranked else self.min_score
-        files = [
-            header.filename
-            for header, score in ranked
-            if score > self.min_score and score >= floor and not _is_tool_manual(header, request.recent_tools)
-        ]
+        kept = [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
+        if query is None or not self.min_coverage:
+            return kept
+        return [(header, score) for header, score in kept if self.coverage(query, header) >= self.min_coverage]
+
+    def select(self, request: SelectionRequest) -> Selection:
+        depth = max(50, 10 * request.limit)
+        admitted = self.admit(self.rank(request.query, request.candidates, limit=depth), request.query)
+        files = [header.filename for header, _ in admitted if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

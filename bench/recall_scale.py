@@ -1,0 +1,207 @@
+"""Recall at scale: scan, manifest, index and offline recall over synthetic stores of realistic size.
+
+For each store size (200, 2,000 and 20,000 memories by default; ``--big`` adds 100,000) this
+builds a directory of memories shaped like real ones (a short name, a one-line description,
+a body of a few hundred to a couple of thousand bytes, words drawn with a Zipf law) and reports:
+
+- cold and warm header scan (``scan_memory_files``, a fresh cache, then the same cache again);
+- the manifest of every header;
+- offline recall through the plain header scan (``Recaller.select``, lexical), warm, median and p95
+  over 50 queries;
+- the derived index: build from nothing, refresh after a 1% change, warm recall through it
+  (``IndexedMemoryDir``), and FTS5 search;
+- peak resident memory of the process that measured the size.
+
+Each size runs in its own process so that peak memory is per size. Results are printed as a
+table and written to bench/results/recall_scale.json. Run: ``python bench/recall_scale.py [--big]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from memdir.recall.manifest import format_manifest
+from memdir.recall.recaller import Recaller
+from memdir.recall.selectors import LexicalSelector
+from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
+from memdir.store.memdir import MemoryDir
+from memdir.store.scan import ScanCache, scan_memory_files
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+QUERIES = 50
+TYPES = ("user", "feedback", "project", "reference")
+_COMMON_TEXT = (
+    "the a to of and in for is on with that this it as be at by from we use our when should not run test tests "
+    "deploy api database service build release user team code review config staging production error fix"
+)
+COMMON = _COMMON_TEXT.split()
+
+
+def vocabulary(rng: random.Random, size: int = 12_000) -> list[str]:
+    syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qui", "dra", "fen", "gol", "hux", "jor"]
+    words = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    return COMMON + sorted(words)
+
+
+class Writer:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.words = vocabulary(self.rng)
+        self.weights = [1.0 / (rank + 1) ** 1.05 for rank in range(len(self.words))]
+
+    def phrase(self, n: int) -> str:
+        return " ".join(self.rng.choices(self.words, weights=self.weights, k=n))
+
+    def memory(self, i: int) -> tuple[str, str]:
+        kind = TYPES[i % 4]
+        name = self.phrase(self.rng.randint(2, 5)).capitalize()
+        description = self.phrase(self.rng.randint(8, 20)).capitalize()
+        body = "\n".join(self.phrase(self.rng.randint(8, 16)) + "." for _ in range(self.rng.randint(3, 18)))
+        text = f"---\nname: {name}\ndescription: {description}\ntype: {kind}\n---\n\n{body}\n"
+        return f"{kind}_{i:06d}.md", text
+
+
+def build(root: Path, count: int, seed: int = 7) -> tuple[list[str], list[str]]:
+    """Write ``count`` memories; return their file names and 50 queries about some of them."""
+    writer = Writer(seed)
+    root.mkdir(parents=True, exist_ok=True)
+    files = []
+    descriptions = []
+    base = 1_700_000_000
+    for i in range(count):
+        file, text = writer.memory(i)
+        path = root / file
+        path.write_text(text, encoding="utf-8")
+        os.utime(path, (base + i, base + i))
+        files.append(file)
+        descriptions.append(text.split("description: ", 1)[1].split("\n", 1)[0])
+    queries = []
+    for _ in range(QUERIES):
+        words = writer.rng.choice(descriptions).lower().split()
+        picked = writer.rng.sample(words, k=min(len(words), 4))
+        queries.append("how do we handle " + " ".join(picked) + " " + writer.phrase(3))
+    return files, queries
+
+
+def timed(fn: Any) -> tuple[float, Any]:
+    started = time.perf_counter()
+    value = fn()
+    return (time.perf_counter() - started) * 1000, value
+
+
+def latency(fn: Any, queries: list[str]) -> dict[str, float]:
+    for query in queries[:5]:
+        fn(query)
+    times = sorted(timed(lambda q=q: fn(q))[0] for q in queries)
+    return {"median_ms": statistics.median(times), "p95_ms": times[int(0.95 * (len(times) - 1))]}
+
+
+def change_one_percent(root: Path, files: list[str], seed: int) -> int:
+    rng = random.Random(seed)
+    writer = Writer(seed + 1)
+    chosen = rng.sample(files, k=max(1, len(files) // 100))
+    for file in chosen:
+        path = root / file
+        text = path.read_text(encoding="utf-8").replace("description: ", f"description: {writer.phrase(3)} ", 1)
+        path.write_text(text, encoding="utf-8")
+        os.utime(path, (1_800_000_000, 1_800_000_000))
+    return len(chosen)
+
+
+def measure(count: int, workdir: Path) -> dict[str, Any]:
+    root = workdir / f"mem-{count}"
+    build_ms, (files, queries) = timed(lambda: build(root, count))
+    out: dict[str, Any] = {"memories": count, "write_store_s": build_ms / 1000}
+    cache = ScanCache()
+    out["cold_scan_ms"], headers = timed(lambda: scan_memory_files(str(root), max_files=None, cache=cache))
+    out["warm_scan_ms"], _ = timed(lambda: scan_memory_files(str(root), max_files=None, cache=cache))
+    out["manifest_ms"], _ = timed(lambda: format_manifest(headers))
+
+    plain = Recaller(MemoryDir(root, scan_cap=None), selector=LexicalSelector())
+    out["recall_scan"] = latency(lambda q: plain.select(q), queries)
+
+    index = MemoryIndex(root, str(workdir / f"index-{count}.sqlite3"), refresh_interval=3600)
+    out["index_build_s"] = index.refresh().seconds
+    changed = change_one_percent(root, files, count)
+    stats = index.refresh()
+    out["refresh_1pct_s"] = stats.seconds
+    out["refresh_changed"] = changed
+    out["refresh_nochange_s"] = index.refresh().seconds
+    indexed = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None), selector=LexicalSelector())
+    out["recall_index_cold_ms"], _ = timed(lambda: indexed.select(queries[0]))
+    out["recall_index"] = latency(lambda q: indexed.select(q), queries)
+    out["fts_search"] = latency(lambda q: index.search(q, limit=10), queries)
+    index.close()
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    shutil.rmtree(root, ignore_errors=True)
+    return out
+
+
+def row(r: dict[str, Any]) -> str:
+    cells = [
+        f"{r['memories']:,}",
+        f"{r['cold_scan_ms']:.0f}",
+        f"{r['warm_scan_ms']:.0f}",
+        f"{r['manifest_ms']:.1f}",
+        f"{r['recall_scan']['median_ms']:.1f} / {r['recall_scan']['p95_ms']:.1f}",
+        f"{r['index_build_s']:.1f}",
+        f"{r['refresh_1pct_s']:.2f}",
+        f"{r['recall_index']['median_ms']:.1f} / {r['recall_index']['p95_ms']:.1f}",
+        f"{r['fts_search']['median_ms']:.1f} / {r['fts_search']['p95_ms']:.1f}",
+        f"{r['peak_rss_mb']:.0f}",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+HEADER = (
+    "| memories | cold scan ms | warm scan ms | manifest ms | recall via scan ms (median / p95) | index build s "
+    "| refresh 1% s | recall via index ms (median / p95) | FTS5 search ms (median / p95) | peak RSS MB |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="also measure 100,000 memories (minutes)")
+    parser.add_argument("--sizes", default="", help="comma-separated sizes instead of the defaults")
+    parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, default=RESULTS / "recall_scale.json")
+    args = parser.parse_args(argv)
+    if args.one:
+        with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
+            print(json.dumps(measure(args.one, Path(tmp))))
+        return 0
+    sizes = [int(s) for s in args.sizes.split(",") if s] or [200, 2_000, 20_000] + ([100_000] if args.big else [])
+    results = []
+    print(HEADER)
+    for size in sizes:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--one", str(size)], capture_output=True, text=True, check=True
+        )
+        result = json.loads(proc.stdout.strip().splitlines()[-1])
+        results.append(result)
+        print(row(result), flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "results": results}
+    args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

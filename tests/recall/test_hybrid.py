@@ -1,0 +1,82 @@
+import pytest
+
+from memdir.errors import ConfigError
+from memdir.model.memory import MemoryType
+from memdir.recall.hybrid import HybridSelector, offline_selector
+from memdir.recall.selectors import LexicalSelector, RankingSelector, Selection, SelectionRequest
+from memdir.store.scan import MemoryHeader
+
+
+def header(name, description, type_=MemoryType.PROJECT, mtime=1.0):
+    return MemoryHeader(f"{name}.md", f"/m/{name}.md", mtime, 10, description, type_, name, "")
+
+
+class TableRanker:
+    """An embedding-like ranker with fixed similarities, for exercising fusion and floors."""
+
+    name = "table"
+
+    def __init__(self, similarities, min_similarity=0.5):
+        self.similarities = similarities
+        self.min_similarity = min_similarity
+
+    def rank(self, query, candidates):
+        scored = [(h, self.similarities.get(h.filename, 0.0)) for h in candidates]
+        return sorted(scored, key=lambda item: -item[1])
+
+    def select(self, request):
+        return Selection(files=(), selector=self.name)
+
+
+HEADERS = [
+    header("db", "Integration tests must hit a real PostgreSQL database"),
+    header("meetup", "Went to a support group for new parents on Tuesday"),
+    header("freeze", "Mobile release freeze starts in March"),
+]
+
+
+def test_without_an_embedding_ranker_the_hybrid_is_the_lexical_ranking():
+    query = "how do the integration tests use the database?"
+    hybrid = HybridSelector()
+    assert [h.filename for h, _ in hybrid.rank(query, HEADERS)] == [
+        h.filename for h, _ in LexicalSelector().rank(query, HEADERS)
+    ]
+    assert hybrid.select(SelectionRequest(query, HEADERS)).files == ("db.md",)
+
+
+def test_the_embedding_ranker_adds_a_paraphrase_the_words_miss():
+    ranker = TableRanker({"meetup.md": 0.8, "db.md": 0.1, "freeze.md": 0.05})
+    hybrid = HybridSelector(embedding=ranker)
+    result = hybrid.select(SelectionRequest("which meeting did I attend this week?", HEADERS))
+    assert result.files == ("meetup.md",)
+    assert result.selector == "hybrid"
+
+
+def test_agreement_between_rankers_ranks_first():
+    ranker = TableRanker({"db.md": 0.9, "freeze.md": 0.6, "meetup.md": 0.1})
+    ranked = HybridSelector(embedding=ranker).rank("integration tests database", HEADERS)
+    assert ranked[0][0].filename == "db.md"
+
+
+def test_nothing_relevant_surfaces_nothing():
+    ranker = TableRanker({"db.md": 0.2, "meetup.md": 0.1, "freeze.md": 0.15})
+    result = HybridSelector(embedding=ranker).select(SelectionRequest("bananas and kiwis in the garden", HEADERS))
+    assert result.files == ()
+
+
+def test_offline_selectors_by_name(monkeypatch, tmp_path):
+    monkeypatch.setenv("MEMDIR_EMBED_MODEL", str(tmp_path / "nowhere"))
+    assert isinstance(offline_selector("lexical"), LexicalSelector)
+    with pytest.raises(ConfigError, match=r"model\.safetensors"):
+        offline_selector("embedding")
+    with pytest.raises(ConfigError, match="unknown offline selector"):
+        offline_selector("telepathy")
+
+
+def test_offline_is_lexical_when_no_model_is_installed(monkeypatch):
+    import memdir.recall.hybrid as hybrid
+
+    monkeypatch.setattr(hybrid, "embedding_available", lambda env=None: False)
+    selector = offline_selector("offline")
+    assert isinstance(selector, LexicalSelector)
+    assert isinstance(selector, RankingSelector)

@@ -52,3 +52,28 @@ def test_recall_dedups_across_turns_of_one_session(tmp_path):
     assert session.recall("tell me about the mobile release freeze").memories == ()
     session.compact()
     assert len(session.recall("tell me about the mobile release freeze").memories) == 1
+
+
+def test_lifting_the_scan_cap_makes_recall_cover_the_whole_store_through_the_derived_index(tmp_path):
+    import json
+    import os
+
+    from memdir.store.index_db import IndexedMemoryDir
+
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.local.json").write_text(json.dumps({"memdir": {"scanCap": None}}))
+    session = make_session(tmp_path)
+    assert isinstance(session.memory_dir, IndexedMemoryDir)
+    assert session.memory_dir.scan_cap is None
+    for index in range(210):
+        session.memory_dir.save(
+            Memory(name=f"Note {index}", description=f"routine note number {index}", type=MemoryType.PROJECT, body="")
+        )
+    old = session.memory_dir.save(
+        Memory(name="Kiwi", description="The staging database is called kiwi", type=MemoryType.REFERENCE, body="")
+    )
+    os.utime(old.path, (1_000_000, 1_000_000))  # the oldest of 211: outside a 200-file cap
+    result = session.recall("which database is kiwi?")
+    assert [m.file for m in result.memories] == ["reference_kiwi.md"]
+    assert str(tmp_path / "home" / "memdir" / "index") in session.memory_dir.index.path

@@ -33,7 +33,15 @@ from memdir.settings import Settings, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.scan import MAX_MEMORY_FILES
 
-__all__ = ["DAILY_LOG_ENV", "SETTINGS_KEYS", "MemoryConfig", "open_memory_dir", "resolve_config", "team_secret_guard"]
+__all__ = [
+    "DAILY_LOG_ENV",
+    "SETTINGS_KEYS",
+    "MemoryConfig",
+    "open_memory_dir",
+    "resolve_config",
+    "team_secret_guard",
+    "uses_derived_index",
+]
 
 # memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
 SETTINGS_KEYS: Mapping[str, object] = {
@@ -44,6 +52,7 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "teamServer": None,  # team sync base URL
     "model": None,  # model spec for the LLM selector and background agents
     "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
+    "derivedIndex": None,  # true/false: scans come from the SQLite index; null: on when scanCap is null
     "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
     "extractEveryTurns": 1,  # run background extraction every N eligible turns (trailing runs excepted)
     "extractPrefilter": 40,  # above this many memories the extraction prompt lists those nearest the conversation
@@ -181,14 +190,38 @@ def team_secret_guard(rel: str, content: str) -> None:
     check_team_write(content, path=rel)
 
 
+def uses_derived_index(config: MemoryConfig) -> bool:
+    """Whether scans come from the derived SQLite index: asked for, or implied by lifting the scan cap
+    (a whole-store scan is only fast enough through the index)."""
+    value = config.setting("derivedIndex")
+    if value is None:
+        return config.scan_cap is None
+    if not isinstance(value, bool):
+        raise ConfigError(f"settings key memdir.derivedIndex must be true, false or null, not {value!r}")
+    return value
+
+
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
+    read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
+    if uses_derived_index(config):
+        from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
+
+        index = MemoryIndex(config.memory_dir, env={"CLAUDE_CONFIG_DIR": config.config_home})
+        return IndexedMemoryDir(
+            config.memory_dir,
+            index=index,
+            lock_timeout=lock_timeout,
+            scan_cap=config.scan_cap,
+            write_guards=(team_secret_guard,),
+            index_read_only=read_only,
+        )
     return MemoryDir(
         config.memory_dir,
         lock_timeout=lock_timeout,
         scan_cap=config.scan_cap,
         write_guards=(team_secret_guard,),
-        index_read_only=DAILY_LOG_INDEX_REFUSAL if config.daily_log else None,
+        index_read_only=read_only,
     )
 
 

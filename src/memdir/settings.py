@@ -104,13 +104,16 @@ class Settings:
         return found[0][0] if found else None
 
     def memdir(self, key: str, default: T) -> T | object:
-        """memdir's own setting ``key`` from the ``"memdir"`` objects, merged precedence."""
+        """memdir's own setting ``key`` from the ``"memdir"`` objects, merged precedence.
+
+        An explicit JSON ``null`` is a value here (``"scanCap": null`` lifts the cap), unlike
+        Claude Code's own keys where ``null`` means unset.
+        """
         for source in _MERGED_ORDER:
             section = self.values.get(source, {}).get(MEMDIR_KEY)
-            if isinstance(section, Mapping):
-                value: object = section.get(key)
-                if value is not None:
-                    return value
+            if isinstance(section, Mapping) and key in section:
+                value: object = section[key]
+                return value
         return default
 
 

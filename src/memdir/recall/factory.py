@@ -85,7 +85,8 @@ def make_selector(
     if chosen in OFFLINE_SELECTORS:
         from memdir.store.index_db import MemoryIndex
 
-        return offline_selector(chosen, cache=MemoryIndex(config.memory_dir, env=environ), env=environ)
+        cache = MemoryIndex(config.memory_dir, env={"CLAUDE_CONFIG_DIR": config.config_home})
+        return offline_selector(chosen, cache=cache, env=environ)
     offline = LexicalSelector()
     spec = resolve_model_spec(model_spec, env=environ, settings_value=config.setting("model"))
     if spec is None:

@@ -416,8 +416,15 @@ class IndexedMemoryDir(MemoryDir):
         lock_timeout: float = 10.0,
         scan_cap: int | None = MAX_MEMORY_FILES,
         write_guards: Sequence[WriteGuard] = (),
+        index_read_only: str | None = None,
     ) -> None:
-        super().__init__(root, lock_timeout=lock_timeout, scan_cap=scan_cap, write_guards=write_guards)
+        super().__init__(
+            root,
+            lock_timeout=lock_timeout,
+            scan_cap=scan_cap,
+            write_guards=write_guards,
+            index_read_only=index_read_only,
+        )
         self.index = index if index is not None else MemoryIndex(self.root)
 
     def scan(self) -> list[MemoryHeader]:

@@ -7,8 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from memdir.llm import FORBID_ENV_VAR, forbid_real_model_calls
+
+# Property tests check behaviour, not speed: on a loaded 2-core CI machine a per-example deadline
+# only produces flaky failures.
+settings.register_profile("memdir", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("memdir")
 
 # Set at import so subprocesses started by tests inherit it too. Calls to a loopback base URL
 # (the wire-format test servers) stay allowed; see memdir.llm.base.check_model_call_allowed.

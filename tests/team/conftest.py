@@ -2,27 +2,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from team_helpers import REPO, TeamServer
 
 from memdir.server.app import ServerConfig
-from memdir.server.storage import Storage, open_storage
-from memdir.team.client import TeamClient, TeamEndpoint
+from memdir.server.storage import open_storage
+from memdir.team.client import TeamClient
 from team_servers import serve_in_thread
-
-REPO = "acme/widgets"
-
-
-@dataclass
-class TeamServer:
-    url: str
-    token: str
-    storage: Storage
-
-    def endpoint(self, token: str | None = None, repo: str = REPO) -> TeamEndpoint:
-        return TeamEndpoint(self.url, token or self.token, repo)
 
 
 @pytest.fixture
@@ -52,10 +39,3 @@ def make_team_client(team_server: TeamServer) -> Iterator[Callable[..., TeamClie
             return stack.enter_context(TeamClient(team_server.endpoint(token, repo), **options))  # type: ignore[arg-type]
 
         yield make
-
-
-def write(root: Path, key: str, text: str) -> Path:
-    path = root / key
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path

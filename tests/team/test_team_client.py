@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from team_helpers import REPO, TeamServer, write
 
-from conftest import REPO, TeamServer, write
 from memdir.errors import SyncAuthError, SyncError, SyncTooManyEntries
 from memdir.server.app import ServerConfig
 from memdir.team.client import TeamClient

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from team_helpers import REPO, TeamServer, write
 
-from conftest import REPO, TeamServer, write
 from memdir.cli import cli
 from memdir.config import resolve_config
 from memdir.session_context import MemorySession

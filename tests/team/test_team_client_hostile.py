@@ -15,8 +15,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from team_helpers import REPO, TeamServer, write
 
-from conftest import REPO, TeamServer, write
 from memdir.errors import SyncConflict, SyncError
 from memdir.team.client import TeamClient, TeamEndpoint, retry_delay
 from memdir.team.protocol import API_PATH, hash_content, repo_checksum

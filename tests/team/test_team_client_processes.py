@@ -6,8 +6,8 @@ import threading
 from pathlib import Path
 
 import httpx
+from team_helpers import REPO, TeamServer, write
 
-from conftest import REPO, TeamServer, write
 from memdir.errors import SyncConflict, SyncError
 from memdir.server.storage import open_storage
 from memdir.team.client import TeamClient, TeamEndpoint

@@ -9,7 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-from conftest import REPO, TeamServer, write
+from team_helpers import REPO, TeamServer, write
+
 from memdir.errors import SyncAuthError, SyncError
 from memdir.team.client import TeamClient
 from memdir.team.scheduler import PushScheduler, is_permanent_failure

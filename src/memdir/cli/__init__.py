@@ -16,10 +16,8 @@ from memdir.cli import (  # noqa: F401
     mcp,
     memories,
     session,
+    team,
 )
 from memdir.cli.main import cli, main
-from memdir.cli.team import team
 
 __all__ = ["cli", "main"]
-
-cli.add_command(team)

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import click
 
+from memdir.cli.main import cli
 from memdir.errors import MemdirError
 from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, open_storage
 from memdir.team import sync as sync_ops
@@ -51,7 +52,7 @@ def _repo_pattern(repo: str) -> str:
         raise click.BadParameter(f"{exc.message}; or use OWNER/* or *", param_hint="--repo") from exc
 
 
-@click.group(epilog="Example:\n\n\b\n  memdir team token create --repo acme/widgets\n  memdir team serve")
+@cli.group(epilog="Example:\n\n\b\n  memdir team token create --repo acme/widgets\n  memdir team serve")
 def team() -> None:
     """Team memory: sync team/ with a server (pull, push, sync, status, watch); run and administer one."""
 

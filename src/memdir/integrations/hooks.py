@@ -43,6 +43,8 @@ from memdir.integrations.hook_state import (
 )
 from memdir.journal.gate import DreamGate, auto_dream_enabled
 from memdir.llm import resolve_model_spec
+from memdir.recall.factory import make_selector
+from memdir.recall.llm_selector import LLMSelector
 from memdir.session_context import MemorySession
 
 __all__ = ["HOOK_EVENTS", "HookInput", "HookResult", "run_hook"]
@@ -104,6 +106,9 @@ def _context(event: str, text: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": HOOK_EVENTS[event], "additionalContext": text}}
 
 
+HOOK_SELECTOR_TIMEOUT = 8.0  # seconds; the installed UserPromptSubmit hook has a 15 s timeout
+
+
 def _model_configured(config: MemoryConfig, env: Mapping[str, str]) -> bool:
     return resolve_model_spec(None, env=env, settings_value=config.setting("model")) is not None
 
@@ -129,7 +134,12 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str,
     if not hook.prompt:
         return HookResult(note="no prompt")
     path = _state_path(hook, env)
-    session = MemorySession(config)
+    selector = make_selector(config, env=env)
+    if isinstance(selector, LLMSelector):
+        # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
+        # must give way to the offline ranking well before that.
+        selector.timeout = min(selector.timeout, HOOK_SELECTOR_TIMEOUT)
+    session = MemorySession(config, selector=selector, env=env)
     if path is not None:
         session.state = load_recall_state(path)
     result = session.recall(hook.prompt)

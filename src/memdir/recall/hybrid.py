@@ -1,10 +1,13 @@
 """The offline selectors by name, and the hybrid one: lexical ranking fused with embeddings.
 
 Lexical ranking is exact about names, numbers and rare words; an embedding catches paraphrase.
-The hybrid fuses the two rankings by reciprocal rank (each list contributes ``w / (k + rank)``),
-which needs no calibration between a BM25 score and a cosine. The defaults (k = 20, embedding
-weight 0.5) were chosen on two LoCoMo conversations and checked on three others: the lexical
-ranking is the more reliable of the two, and a small k lets both rankers' heads decide. A memory is surfaced only when
+The hybrid adds the two scores after putting each on a scale of its own store: the BM25 score
+divided by the best one, plus half the cosine's lift over the store's mean similarity, divided by
+the best lift. Unlike reciprocal-rank fusion this keeps how far ahead a memory is, not just its
+place: a memory that both rankers like, but neither puts first, beats one that only one ranker
+puts first. Reciprocal-rank fusion (``fusion="rank"``: each list contributes ``w / (k + rank)``)
+is still available. The weights were chosen on two LoCoMo conversations and checked on three
+others. A memory is surfaced only when
 one of the two rankers finds it relevant on its own terms (the lexical floor, or the similarity
 floor), so a query about nothing in the store still surfaces nothing.
 
@@ -27,7 +30,7 @@ OFFLINE_SELECTORS = ("offline", "lexical", "embedding", "hybrid")
 
 
 class HybridSelector:
-    """Reciprocal-rank fusion of the lexical ranking and, when available, an embedding ranking."""
+    """The lexical ranking fused with, when available, an embedding ranking (by score or by rank)."""
 
     name = "hybrid"
 
@@ -40,7 +43,10 @@ class HybridSelector:
         lexical_weight: float = 1.0,
         embedding_weight: float = 0.5,
         embedding_depth: int = 100,
+        fusion: str = "score",
     ) -> None:
+        if fusion not in ("score", "rank"):
+            raise ConfigError(f"unknown fusion {fusion!r}; choose 'score' or 'rank'", rule="selector")
         self.lexical = lexical or LexicalSelector()
         self.embedding = embedding
         self.rrf_k = rrf_k
@@ -48,10 +54,13 @@ class HybridSelector:
         self.embedding_weight = embedding_weight
         # Only the embedding ranker's head counts: its tail orders memories that share nothing with the query.
         self.embedding_depth = embedding_depth
+        self.fusion = fusion
 
     def _fuse(
         self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Sequence[tuple[MemoryHeader, float]]
     ) -> list[tuple[MemoryHeader, float]]:
+        if self.fusion == "score":
+            return self._fuse_scores(lexical, embedded)
         fused: dict[str, float] = {}
         by_path: dict[str, MemoryHeader] = {}
         for weight, ranking in ((self.lexical_weight, lexical), (self.embedding_weight, embedded)):
@@ -62,13 +71,44 @@ class HybridSelector:
         out.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return out
 
+    def _fuse_scores(
+        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Sequence[tuple[MemoryHeader, float]]
+    ) -> list[tuple[MemoryHeader, float]]:
+        """BM25 over the best BM25, plus the weighted cosine lift over the mean, over the best lift.
+
+        ``embedded`` is the whole embedding ranking (its mean is the store's baseline similarity);
+        only its head and the lexical matches are returned.
+        """
+        fused: dict[str, float] = {}
+        by_path: dict[str, MemoryHeader] = {}
+        top = max((score for _, score in lexical), default=0.0)
+        if top > 0.0:
+            for header, score in lexical:
+                fused[header.path] = self.lexical_weight * score / top
+                by_path[header.path] = header
+        if embedded:
+            mean = sum(score for _, score in embedded) / len(embedded)
+            spread = embedded[0][1] - mean
+            if spread > 0.0:
+                for position, (header, score) in enumerate(embedded):
+                    if position >= self.embedding_depth and header.path not in fused:
+                        continue
+                    lift = self.embedding_weight * (score - mean) / spread
+                    fused[header.path] = fused.get(header.path, 0.0) + lift
+                    by_path[header.path] = header
+        out = [(by_path[path], score) for path, score in fused.items()]
+        out.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
+        return out
+
     def _embedded(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
         if self.embedding is None:
             return []
-        return self.embedding.rank(query, candidates)[: self.embedding_depth]
+        ranked = self.embedding.rank(query, candidates)
+        # Score fusion needs the whole ranking (the store's mean similarity); rank fusion only its head.
+        return ranked if self.fusion == "score" else ranked[: self.embedding_depth]
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """The fused ranking, best first; scores are fused reciprocal ranks."""
+        """The fused ranking, best first; scores are the fused scores (or reciprocal ranks)."""
         lexical = self.lexical.rank(query, candidates)
         if self.embedding is None:
             return lexical

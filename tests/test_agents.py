@@ -233,3 +233,10 @@ def test_snapshot_copy_does_not_write_through_a_symlink_in_agent_memory(tmp_path
     with pytest.raises(UnsafePathError):
         memory.initialize_from_snapshot("2026-01-01T00:00:00Z")
     assert victim.read_text(encoding="utf-8") == "keep"
+
+
+def test_a_fifo_in_place_of_the_agent_index_does_not_hang_the_prompt(tmp_path, project):
+    memory = AgentMemory.resolve("reviewer", "project", cwd=str(project), env=env_for(tmp_path))
+    os.makedirs(memory.dir)
+    os.mkfifo(memory.entrypoint)
+    assert "Your MEMORY.md has nothing in it yet." in memory.prompt(env={})

@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Literal
 
 from memdir.containment import contain, join_lexical, normalize_lexical
-from memdir.errors import UnsafePathError
+from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
 from memdir.paths import ENV_REMOTE_MEMORY_DIR, find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines, extra_guidelines_from_env
@@ -219,9 +219,11 @@ class AgentMemory:
             transcripts_dir=transcripts_dir,
         )
         try:
-            with open(self.entrypoint, encoding="utf-8", errors="replace") as handle:
-                index = handle.read()
-        except OSError:
+            index = read_bytes_limited(self.entrypoint).decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            index = ""
+        except (OSError, MemdirError) as exc:
+            log.warning("agent memory index %s is not usable (%s); starting from an empty index", self.entrypoint, exc)
             index = ""
         empty = not index.strip()
         body = render_template("agent_memory_empty") if empty else truncate_entrypoint_content(index).content

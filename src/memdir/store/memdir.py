@@ -195,11 +195,20 @@ class MemoryDir:
         if self.index_read_only is not None:
             raise ConfigError(self.index_read_only, rule="index-read-only", path=self.entrypoint)
 
+    def _real_rel(self, rel: str) -> str | None:
+        """Where ``rel`` really lands, relative to the real root, when a symlink inside the
+        directory moves it (``notes -> team``); None when it lands where it says."""
+        real_root = os.path.realpath(self.root)
+        real = os.path.relpath(os.path.realpath(os.path.join(self.root, rel)), real_root).replace(os.sep, "/")
+        return None if real == rel or real.startswith("../") else real
+
     def _guard(self, rel: str, content: str) -> None:
-        if os.path.basename(rel) == ENTRYPOINT_NAME:
-            self._check_index_writable()
-        for guard in self.write_guards:
-            guard(rel, content)
+        real = self._real_rel(rel)
+        for name in (rel,) if real is None else (rel, real):
+            if os.path.basename(name) == ENTRYPOINT_NAME:
+                self._check_index_writable()
+            for guard in self.write_guards:
+                guard(name, content)
 
     def check_move(self, old_path: str, new_path: str) -> None:
         """Run the write guards on everything a move would place at ``new_path``.

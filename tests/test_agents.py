@@ -197,3 +197,46 @@ def test_the_cli_prints_paths_prompts_and_applies_snapshots(tmp_path, project, m
     data = json.loads(applied.output)
     assert data["action"] == "initialize" and data["copied"] == [f"{tmp_path}/cfg/agent-memory/a-b/m.md"]
     assert runner.invoke(cli, [*base, "snapshot", "check", "--agent-type", "a:b"]).output.strip() == "none"
+
+
+def test_a_snapshot_symlink_out_of_the_project_is_not_copied_into_agent_memory(tmp_path, project):
+    secret = tmp_path / "id_rsa"
+    secret.write_text("PRIVATE KEY", encoding="utf-8")
+    memory = AgentMemory.resolve("rev", "user", cwd=str(project), env=env_for(tmp_path))
+    snapshot = write_snapshot(project, "rev", "2026-01-01T00:00:00Z", {"a.md": "A"})
+    os.symlink(secret, snapshot / "MEMORY.md")
+    with pytest.raises(UnsafePathError):
+        memory.initialize_from_snapshot("2026-01-01T00:00:00Z")
+    assert not os.path.exists(memory.entrypoint)
+
+
+def test_a_symlinked_snapshot_directory_outside_the_project_is_refused(tmp_path, project):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "snapshot.json").write_text(json.dumps({"updatedAt": "2026-01-01"}), encoding="utf-8")
+    (elsewhere / "MEMORY.md").write_text("PRIVATE", encoding="utf-8")
+    (project / ".claude" / "agent-memory-snapshots").mkdir(parents=True)
+    os.symlink(elsewhere, project / ".claude" / "agent-memory-snapshots" / "rev")
+    memory = AgentMemory.resolve("rev", "user", cwd=str(project), env=env_for(tmp_path))
+    with pytest.raises(UnsafePathError):
+        memory.initialize_from_snapshot("2026-01-01")
+    assert not os.path.exists(memory.entrypoint)
+
+
+def test_snapshot_copy_does_not_write_through_a_symlink_in_agent_memory(tmp_path, project):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep", encoding="utf-8")
+    memory = AgentMemory.resolve("rev", "user", cwd=str(project), env=env_for(tmp_path))
+    os.makedirs(memory.dir)
+    os.symlink(victim, memory.dir + "a.md")
+    write_snapshot(project, "rev", "2026-01-01T00:00:00Z", {"a.md": "A"})
+    with pytest.raises(UnsafePathError):
+        memory.initialize_from_snapshot("2026-01-01T00:00:00Z")
+    assert victim.read_text(encoding="utf-8") == "keep"
+
+
+def test_a_fifo_in_place_of_the_agent_index_does_not_hang_the_prompt(tmp_path, project):
+    memory = AgentMemory.resolve("reviewer", "project", cwd=str(project), env=env_for(tmp_path))
+    os.makedirs(memory.dir)
+    os.mkfifo(memory.entrypoint)
+    assert "Your MEMORY.md has nothing in it yet." in memory.prompt(env={})

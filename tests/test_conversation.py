@@ -83,3 +83,14 @@ def test_render_shows_text_and_tool_calls_compactly():
     text = render_conversation(parse_transcript_lines(TRANSCRIPT))
     assert "<user>\nremember I like tabs\n</user>" in text
     assert '[tool call Write: {"file_path": "/m/a.md"}]' in text
+
+
+def test_a_transcript_path_that_is_a_directory_is_a_clear_error(tmp_path):
+    import pytest
+
+    from memdir.errors import ConfigError
+
+    with pytest.raises(ConfigError) as info:
+        load_conversation(str(tmp_path))
+    assert info.value.rule == "transcript"
+    assert str(tmp_path) in info.value.message

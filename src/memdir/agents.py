@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import re
-import shutil
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,12 +23,12 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Literal
 
-from memdir.containment import join_lexical, normalize_lexical
-from memdir.errors import UnsafePathError
+from memdir.containment import contain, join_lexical, normalize_lexical
+from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
 from memdir.paths import ENV_REMOTE_MEMORY_DIR, find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines, extra_guidelines_from_env
-from memdir.store.files import ensure_dir
+from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template
 
@@ -220,9 +219,11 @@ class AgentMemory:
             transcripts_dir=transcripts_dir,
         )
         try:
-            with open(self.entrypoint, encoding="utf-8", errors="replace") as handle:
-                index = handle.read()
-        except OSError:
+            index = read_bytes_limited(self.entrypoint).decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            index = ""
+        except (OSError, MemdirError) as exc:
+            log.warning("agent memory index %s is not usable (%s); starting from an empty index", self.entrypoint, exc)
             index = ""
         empty = not index.strip()
         body = render_template("agent_memory_empty") if empty else truncate_entrypoint_content(index).content
@@ -250,20 +251,23 @@ class AgentMemory:
         return SnapshotCheck("none")
 
     def _copy_snapshot(self) -> list[str]:
+        """Copy the snapshot's files in, each read from inside the project and written inside the
+        agent's directory: a snapshot is checked-in content, and a symlink in it (or a symlinked
+        snapshot directory) must not pull a file such as a private key into memory and prompts."""
         ensure_dir(self.dir)
         copied: list[str] = []
         for entry in _entries(self.snapshot_dir):
             if not entry.is_file() or entry.name == SNAPSHOT_JSON:
                 continue
-            shutil.copyfile(entry.path, self.dir + entry.name)
+            source = contain(self.cwd, entry.path, allow_absolute=True)
+            target = contain(self.dir, entry.name)
+            atomic_write(target, read_bytes_limited(source))
             copied.append(self.dir + entry.name)
         return copied
 
     def mark_snapshot_synced(self, snapshot_timestamp: str) -> None:
         """Record that the local memory now reflects the snapshot of ``snapshot_timestamp``."""
-        ensure_dir(self.dir)
-        with open(self.marker_path, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps({"syncedFrom": snapshot_timestamp}, separators=(",", ":")))
+        atomic_write(self.marker_path, json.dumps({"syncedFrom": snapshot_timestamp}, separators=(",", ":")))
 
     def initialize_from_snapshot(self, snapshot_timestamp: str) -> list[str]:
         """Copy the snapshot's top-level files (all but ``snapshot.json``) in; returns the copies."""

@@ -183,7 +183,7 @@ def resolve_config(
 
 def team_secret_guard(rel: str, content: str) -> None:
     """Refuse a write into ``team/`` whose content the secret scanner flags (SPEC §9.9)."""
-    if rel.split("/", 1)[0] != TEAM_DIRNAME:
+    if rel.split("/", 1)[0].casefold() != TEAM_DIRNAME:  # macOS file systems ignore case: Team/ is team/
         return
     from memdir.team.secrets import check_team_write
 

@@ -257,6 +257,12 @@ def load_conversation(path: str) -> list[ConversationMessage]:
         raise ConfigError(f"no such transcript: {path}", rule="transcript", path=path) from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text ({exc.reason})", rule="transcript", path=path) from exc
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read transcript {path}: {exc.strerror or exc}; pass the path of a .jsonl transcript file",
+            rule="transcript",
+            path=path,
+        ) from exc
     stripped = text.lstrip()
     if path.endswith(".jsonl") or (stripped.startswith("{") and "\n{" in stripped and not path.endswith(".json")):
         return parse_transcript_lines(text.splitlines(), source=path)

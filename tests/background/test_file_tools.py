@@ -104,3 +104,28 @@ def test_the_team_secret_guard_refuses_a_secret_in_team_memory(tmp_path):
     assert outcome.is_error and "GitHub PAT" in outcome.content and token not in outcome.content
     assert not (tmp_path / "team" / "creds.md").exists()
     assert not write({"file_path": "private.md", "content": f"token: {token}\n"}).is_error
+
+
+def test_files_inside_hidden_directories_cannot_be_written(sandbox):
+    store, _, by_name = sandbox
+    result = by_name["Write"]({"file_path": os.path.join(store.root, ".git", "hooks", "post-checkout"), "content": "x"})
+    assert result.is_error and "hidden directory" in result.content
+    assert not os.path.exists(os.path.join(store.root, ".git"))
+
+
+def test_delete_cannot_remove_the_index_when_it_is_read_only(tmp_path):
+    store = MemoryDir(tmp_path / "mem", index_read_only="MEMORY.md is read-only in daily-log mode")
+    store.ensure()
+    (tmp_path / "mem" / "MEMORY.md").write_text("- [A](a.md) - a\n", encoding="utf-8")
+    by_name = {tool.spec.name: tool for tool in MemoryFileTools(store).tools()}
+    result = by_name["Delete"]({"file_path": "MEMORY.md"})
+    assert result.is_error and "read-only" in result.content
+    assert (tmp_path / "mem" / "MEMORY.md").exists()
+
+
+def test_glob_survives_a_dangling_symlink(sandbox):
+    store, _, by_name = sandbox
+    os.symlink(os.path.join(store.root, "gone.md"), os.path.join(store.root, "dangling.md"))
+    result = by_name["Glob"]({"pattern": "*.md"})
+    assert not result.is_error
+    assert os.path.join(store.root, "user_role.md") in result.content

@@ -95,3 +95,34 @@ def test_includes_in_code_are_not_followed_from_real_files(tree):
     chain = tree.load()
     assert tree.paths(chain) == ["work/app/CLAUDE.md"]
     assert chain.files[0].content == "Run `@a.md`.\n\n```\n@b.md\n```\n"
+
+
+def test_a_symlink_inside_the_project_cannot_include_a_file_outside_it(tree):
+    import os
+
+    outside = tree.write(tree.root / "outside" / "credentials", "aws_secret_access_key = x")
+    os.symlink(outside, tree.project / "creds")
+    os.symlink(outside.parent, tree.project / "linked")
+    tree.write(tree.project / "CLAUDE.md", "root @creds @linked/credentials")
+    chain = tree.load(include_external=False)
+    assert tree.paths(chain) == ["work/app/CLAUDE.md"]
+    assert [s.rule for s in chain.skipped] == ["external-include", "external-include"]
+    assert tree.paths(tree.load(include_external=True))[1:] == ["work/app/creds"]
+
+
+def test_an_include_of_a_device_or_pipe_is_skipped_without_blocking(tree):
+    import os
+
+    os.symlink("/dev/zero", tree.project / "zero")
+    os.mkfifo(tree.project / "pipe")
+    tree.write(tree.project / "CLAUDE.md", "root @zero @pipe")
+    chain = tree.load(include_external=True)
+    assert tree.paths(chain) == ["work/app/CLAUDE.md"]
+
+
+def test_an_oversized_include_is_skipped(tree):
+    from memdir.instructions.files import MAX_INSTRUCTION_FILE_BYTES
+
+    tree.write(tree.project / "big.md", "x" * (MAX_INSTRUCTION_FILE_BYTES + 1))
+    tree.write(tree.project / "CLAUDE.md", "root @big.md")
+    assert tree.paths(tree.load()) == ["work/app/CLAUDE.md"]

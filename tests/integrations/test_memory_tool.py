@@ -225,3 +225,71 @@ def test_the_tool_declaration_is_the_sdks(tmp_path):
     tool = MemdirMemoryTool(str(tmp_path / "mem"), cache_control={"type": "ephemeral"})
     assert tool.to_dict() == {"type": "memory_20250818", "name": "memory", "cache_control": {"type": "ephemeral"}}
     assert json.dumps(tool.to_dict())
+
+
+def _guarded_tool(tmp_path, **overrides):
+    from memdir.config import open_memory_dir, resolve_config
+
+    env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"), **overrides}
+    config = resolve_config(str(tmp_path), memory_dir=str(tmp_path / "mem"), env=env)
+    return MemdirMemoryTool(open_memory_dir(config))
+
+
+def test_renaming_a_private_file_with_a_secret_into_team_is_refused(tmp_path):
+    tool = _guarded_tool(tmp_path)
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    tool.call({"command": "create", "path": "/memories/ci.md", "file_text": f"token: {token}\n"})
+    with pytest.raises(ToolError) as info:
+        tool.call({"command": "rename", "old_path": "/memories/ci.md", "new_path": "/memories/team/ci.md"})
+    assert token not in info.value.content
+    assert (tmp_path / "mem" / "ci.md").exists()
+    assert not (tmp_path / "mem" / "team" / "ci.md").exists()
+
+
+def test_renaming_a_directory_holding_a_secret_into_team_is_refused(tmp_path):
+    tool = _guarded_tool(tmp_path)
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    tool.call({"command": "create", "path": "/memories/notes/ok.md", "file_text": "fine\n"})
+    tool.call({"command": "create", "path": "/memories/notes/deep/ci.md", "file_text": f"token: {token}\n"})
+    with pytest.raises(ToolError):
+        tool.call({"command": "rename", "old_path": "/memories/notes", "new_path": "/memories/team/notes"})
+    assert (tmp_path / "mem" / "notes" / "deep" / "ci.md").exists()
+    assert not (tmp_path / "mem" / "team" / "notes").exists()
+
+
+def test_renaming_a_clean_file_into_team_is_allowed(tmp_path):
+    tool = _guarded_tool(tmp_path)
+    tool.call({"command": "create", "path": "/memories/ok.md", "file_text": "fine\n"})
+    tool.call({"command": "rename", "old_path": "/memories/ok.md", "new_path": "/memories/team/ok.md"})
+    assert (tmp_path / "mem" / "team" / "ok.md").read_text(encoding="utf-8") == "fine\n"
+
+
+def test_a_directory_cannot_be_renamed_into_itself(tmp_path):
+    tool = MemdirMemoryTool(str(tmp_path / "mem"))
+    tool.call({"command": "create", "path": "/memories/a/x.md", "file_text": "x\n"})
+    with pytest.raises(ToolError) as info:
+        tool.call({"command": "rename", "old_path": "/memories/a", "new_path": "/memories/a/b"})
+    assert "into itself" in info.value.content
+    assert (tmp_path / "mem" / "a" / "x.md").exists()
+
+
+def test_the_index_cannot_be_deleted_or_renamed_in_daily_log_mode(tmp_path):
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "MEMORY.md").write_text("- [A](a.md) - a\n", encoding="utf-8")
+    (mem / "sub").mkdir()
+    (mem / "sub" / "MEMORY.md").write_text("x\n", encoding="utf-8")
+    (mem / "x.md").write_text("x\n", encoding="utf-8")
+    tool = _guarded_tool(tmp_path, MEMDIR_DAILY_LOG="1")
+    for command in (
+        {"command": "delete", "path": "/memories/MEMORY.md"},
+        {"command": "delete", "path": "/memories/sub"},
+        {"command": "rename", "old_path": "/memories/MEMORY.md", "new_path": "/memories/old.md"},
+        {"command": "rename", "old_path": "/memories/x.md", "new_path": "/memories/other/MEMORY.md"},
+    ):
+        with pytest.raises(ToolError) as info:
+            tool.call(command)
+        assert "read-only" in info.value.content
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "- [A](a.md) - a\n"
+    assert (mem / "sub" / "MEMORY.md").exists()
+    assert not (mem / "other").exists()

@@ -200,3 +200,21 @@ def test_the_cli_dreams_with_a_scripted_model_and_prints_progress(config, tmp_pa
 
     missing = runner.invoke(cli, [*base, "--force"])
     assert missing.exit_code == 1 and "no model is configured" in missing.stderr
+
+
+def test_a_symlink_to_the_logs_folder_does_not_open_the_logs_to_the_dream(config, clock):
+    prepare(config)
+    memory = MemoryDir(config.memory_dir)
+    rel = memory_logs(memory)[0]
+    os.symlink(os.path.join(config.memory_dir, "logs"), os.path.join(config.memory_dir, "journal"))
+    via_link = os.path.join(config.memory_dir, "journal", rel.split("/", 1)[1])
+    script = [
+        {"tool_calls": [call("Edit", file_path=via_link, old_string="Deploys", new_string="Nope")]},
+        {"text": "done"},
+    ]
+    model = ScriptedModel(script)
+    run_dream(config, model, clock=clock)
+    result = model.requests[1].messages[-1].tool_results[0]
+    assert result.is_error and "append-only" in result.content
+    with open(config.memory_dir + rel, encoding="utf-8") as handle:
+        assert "Deploys moved to Tuesdays" in handle.read()

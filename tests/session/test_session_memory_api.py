@@ -368,3 +368,25 @@ def test_async_updates_of_one_session_never_overlap(project, env):
 
     outcomes = asyncio.run(scenario())
     assert [o.reason for o in outcomes] == ["updated", "updated"] and model.most_active == 1
+
+
+def test_unreadable_notes_are_a_memory_format_error_not_a_crash(env, project):
+    from memdir.errors import MemoryFormatError
+
+    paths = SessionPaths.for_session(SESSION, cwd=project, env=env)
+    os.makedirs(paths.directory)
+    with open(paths.notes, "wb") as handle:
+        handle.write(b"# Notes\n\xff\xfe broken\n")
+    with pytest.raises(MemoryFormatError) as info:
+        paths.read_notes()
+    assert info.value.rule == "encoding"
+    assert info.value.path == paths.notes
+
+
+def test_a_session_id_that_climbs_out_is_refused(env, project):
+    from memdir.errors import ConfigError
+
+    for bad in ("../../x", "a/b", "..", ""):
+        with pytest.raises(ConfigError) as info:
+            SessionPaths.for_session(bad, cwd=project, env=env)
+        assert info.value.rule == "session-id"

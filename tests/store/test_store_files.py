@@ -68,3 +68,16 @@ def test_remove_file_reports_whether_something_was_deleted(tmp_path):
 def test_the_directory_lock_is_reentrant_in_one_thread(tmp_path):
     with lock_directory(tmp_path), lock_directory(tmp_path):
         assert os.path.exists(tmp_path / ".memdir.lock")
+
+
+def test_reading_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    with pytest.raises(MemoryFormatError) as info:
+        read_bytes_limited(fifo)
+    assert info.value.rule == "not-a-file"
+
+
+def test_reading_a_directory_still_raises_is_a_directory(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        read_bytes_limited(tmp_path)

@@ -147,3 +147,40 @@ def test_default_filename_and_slug():
     assert default_filename(MemoryType.USER, "User role") == "user_user_role.md"
     assert slugify("Ünïcode — and punctuation!") == "unicode_and_punctuation"
     assert slugify("!!!") == "memory"
+
+
+def test_rename_into_team_runs_the_write_guards_on_the_moved_content(tmp_path):
+    from memdir.config import team_secret_guard
+    from memdir.errors import SecretDetected
+
+    store = MemoryDir(tmp_path / "mem", write_guards=(team_secret_guard,))
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    store.save(Memory(name="ci", description="ci token", type=MemoryType.PROJECT, body=f"token: {token}"), file="ci.md")
+    with pytest.raises(SecretDetected) as info:
+        store.rename("ci.md", "team/ci.md")
+    assert token not in str(info.value)
+    assert (tmp_path / "mem" / "ci.md").exists()
+    assert not (tmp_path / "mem" / "team" / "ci.md").exists()
+
+
+def test_a_symlink_into_team_does_not_bypass_the_write_guards(tmp_path):
+    from memdir.config import team_secret_guard
+    from memdir.errors import SecretDetected
+
+    store = MemoryDir(tmp_path / "mem", write_guards=(team_secret_guard,))
+    os.makedirs(tmp_path / "mem" / "team")
+    os.symlink(tmp_path / "mem" / "team", tmp_path / "mem" / "shared")
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    with pytest.raises(SecretDetected):
+        store.write_text("shared/ci.md", f"token: {token}\n")
+    assert not (tmp_path / "mem" / "team" / "ci.md").exists()
+
+
+def test_the_team_guard_ignores_case_as_macos_file_systems_do():
+    from memdir.config import team_secret_guard
+    from memdir.errors import SecretDetected
+
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    with pytest.raises(SecretDetected):
+        team_secret_guard("Team/ci.md", f"token: {token}\n")
+    team_secret_guard("teams/ci.md", f"token: {token}\n")

@@ -37,6 +37,14 @@ log = logging.getLogger("memdir.background")
 EditCheck = Callable[[str, str, str], "str | None"]
 
 
+def _mtime(path: str) -> float:
+    """A dangling symlink has no mtime; it sorts last instead of failing the whole Glob."""
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
 @dataclass(frozen=True)
 class Denial:
     tool: str
@@ -123,6 +131,8 @@ class MemoryFileTools:
         name = os.path.basename(path)
         if name == LOCK_NAME or name.startswith(".") or ".tmp." in name:
             raise _Refused(f"{name} is internal to memdir and cannot be written")
+        if any(part.startswith(".") for part in self.memory_dir.relative(path).split("/")):
+            raise _Refused(f"{path} is inside a hidden directory, which is internal to memdir and cannot be written")
         if self.writable_files is not None and path not in self.writable_files:
             allowed = ", ".join(sorted(self.writable_files))
             raise _Refused(f"only {allowed} may be changed in this context")
@@ -299,7 +309,7 @@ class MemoryFileTools:
                 rel = os.path.relpath(path, base).replace(os.sep, "/")
                 if fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(rel, pattern.removeprefix("**/")):
                     matches.append(path)
-            matches.sort(key=lambda p: os.stat(p).st_mtime, reverse=True)
+            matches.sort(key=_mtime, reverse=True)
             return "\n".join(matches) if matches else "No files found"
 
         spec = ToolSpec(
@@ -341,6 +351,7 @@ class MemoryFileTools:
                 self.memory_dir.delete(rel)
                 note = " and its line in MEMORY.md"
             else:
+                self.memory_dir.check_removal(path)
                 os.unlink(path)
                 note = ""
             if path not in self.deleted:

@@ -170,7 +170,9 @@ class _Loader:
         )
         result = [file]
         for include in extract_include_paths(parsed.body, os.path.dirname(resolved), home=self.home):
-            if not include_external and not _within(include, self.cwd):
+            if not include_external and not (
+                _within(include, self.cwd) and _within(os.path.realpath(include), os.path.realpath(self.cwd))
+            ):
                 self.skipped.append(
                     SkippedFile(
                         include,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
+import stat
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -20,6 +22,7 @@ from memdir.model.memory import parse_frontmatter
 from memdir.model.text import utf16_len
 
 __all__ = [
+    "MAX_INSTRUCTION_FILE_BYTES",
     "MAX_MEMORY_CHARACTER_COUNT",
     "InstructionFile",
     "InstructionType",
@@ -33,6 +36,9 @@ log = logging.getLogger("memdir.instructions")
 
 # A recommendation only: files above it are flagged so their owner can trim them. Nothing is cut.
 MAX_MEMORY_CHARACTER_COUNT = 40_000
+# Far above what is useful in a prompt (files over MAX_MEMORY_CHARACTER_COUNT are already flagged);
+# the cap only stops an include of a huge file or a device from exhausting memory.
+MAX_INSTRUCTION_FILE_BYTES = 4_000_000
 
 
 class InstructionType(StrEnum):
@@ -117,10 +123,28 @@ def read_instruction_file(path: str, resolved: str) -> str | None:
     silently absent policy file would hide a permissions problem.
     """
     try:
-        with open(resolved, "rb") as handle:
-            data = handle.read()
+        fd = os.open(resolved, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         if exc.errno not in (errno.ENOENT, errno.EISDIR, errno.ENOTDIR):
             log.warning("cannot read instruction file %s: %s", path, exc.strerror)
+        return None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if not stat.S_ISDIR(mode):
+            log.warning("instruction file %s is not a regular file (a device or pipe); skipped", path)
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(MAX_INSTRUCTION_FILE_BYTES + 1)
+        except OSError as exc:
+            log.warning("cannot read instruction file %s: %s", path, exc.strerror)
+            return None
+    if len(data) > MAX_INSTRUCTION_FILE_BYTES:
+        log.warning(
+            "instruction file %s is over %d bytes; skipped (split it, or include smaller files)",
+            path,
+            MAX_INSTRUCTION_FILE_BYTES,
+        )
         return None
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n")

@@ -253,6 +253,7 @@ class MemoryCommands:
             raise CommandError("Cannot delete the /memories directory itself")
         with lock_directory(self.memory_dir.root, timeout=self.memory_dir.lock_timeout):
             topics = self._topics_under(target.rel)
+            self.memory_dir.check_removal(target.path)
             if os.path.isdir(target.path) and not os.path.islink(target.path):
                 shutil.rmtree(target.path)
             elif os.path.lexists(target.path):
@@ -276,7 +277,10 @@ class MemoryCommands:
                 raise CommandError(f"The destination {new_path} already exists")
             if not os.path.lexists(old.path):
                 raise CommandError(f"The path {old_path} does not exist")
+            if new.rel == old.rel or new.rel.startswith(old.rel + "/"):
+                raise CommandError(f"Cannot move {old_path} into itself ({new_path})", rule="rename-into-self")
             topics = self._topics_under(old.rel)
+            self.memory_dir.check_move(old.path, new.path)
             ensure_dir(os.path.dirname(new.path))
             os.replace(old.path, new.path)
             changed = False

@@ -98,6 +98,7 @@ def _renamed(tool: FileTool, name: str, where: str) -> FileTool:
 def _protect_logs(tool: FileTool, memory: MemoryDir) -> FileTool:
     """Daily logs are an append-only record: the dream reads them but never rewrites or deletes them."""
     logs_root = os.path.join(memory.root, LOGS_DIRNAME) + os.sep
+    real_logs_root = os.path.join(os.path.realpath(memory.root), LOGS_DIRNAME) + os.sep
 
     def run(arguments: Mapping[str, object]) -> ToolOutcome:
         raw = arguments.get("file_path")
@@ -106,7 +107,7 @@ def _protect_logs(tool: FileTool, memory: MemoryDir) -> FileTool:
                 target = memory.resolve(raw)
             except MemdirError:
                 target = ""
-            if target.startswith(logs_root):
+            if target and (target.startswith(logs_root) or os.path.realpath(target).startswith(real_logs_root)):
                 return ToolOutcome(f"{raw} is a daily log; logs are append-only and are never changed", is_error=True)
         return tool(arguments)
 

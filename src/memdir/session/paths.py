@@ -13,9 +13,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from memdir.errors import ConfigError
+from memdir.errors import ConfigError, MemoryFormatError
+from memdir.model.memory import decode_memory_bytes
 from memdir.paths import config_home, project_root, projects_dir, sanitize_path
-from memdir.store.files import FILE_MODE, ensure_dir
+from memdir.store.files import FILE_MODE, ensure_dir, read_bytes_limited
 from memdir.templates import load_template
 
 __all__ = [
@@ -76,11 +77,17 @@ class SessionPaths:
         return os.path.join(self.directory, STATE_NAME)
 
     def read_notes(self) -> str | None:
+        """The notes, or None when there are none; a binary, non-UTF-8 or oversized file is a
+        :class:`~memdir.errors.MemoryFormatError` naming it, never a crash."""
         try:
-            with open(self.notes, encoding="utf-8") as handle:
-                return handle.read()
+            data = read_bytes_limited(self.notes)
         except FileNotFoundError:
             return None
+        except IsADirectoryError as exc:
+            raise MemoryFormatError(
+                f"{self.notes} is a directory, not session notes; remove it", rule="not-a-file", path=self.notes
+            ) from exc
+        return decode_memory_bytes(data, path=self.notes)
 
     def ensure_notes(self) -> bool:
         """Create the directory (0700) and the notes file (0600, exclusively); True when new.

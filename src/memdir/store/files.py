@@ -10,6 +10,7 @@ memory directory.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import secrets
@@ -108,9 +109,25 @@ def remove_file(path: str | os.PathLike[str]) -> bool:
 
 
 def read_bytes_limited(path: str | os.PathLike[str], *, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> bytes:
-    """Read a whole file, refusing one larger than ``max_bytes`` with a specific error."""
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
+    """Read a whole file, refusing one larger than ``max_bytes`` with a specific error.
+
+    Only regular files are read: a FIFO or device planted under a memory name would otherwise
+    block the reader forever or feed it without end.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        raise MemoryFormatError(
+            f"{os.fspath(path)} is not a regular file (a pipe, socket or device); memory files are plain "
+            "text files, remove it",
+            rule="not-a-file",
+            path=os.fspath(path),
+        )
+    with os.fdopen(fd, "rb") as handle:
+        size = info.st_size
         if size > max_bytes:
             raise MemoryFormatError(
                 f"{os.fspath(path)} is {size} bytes, over the {max_bytes}-byte limit for a memory file; "

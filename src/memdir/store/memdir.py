@@ -195,11 +195,56 @@ class MemoryDir:
         if self.index_read_only is not None:
             raise ConfigError(self.index_read_only, rule="index-read-only", path=self.entrypoint)
 
+    def _real_rel(self, rel: str) -> str | None:
+        """Where ``rel`` really lands, relative to the real root, when a symlink inside the
+        directory moves it (``notes -> team``); None when it lands where it says."""
+        real_root = os.path.realpath(self.root)
+        real = os.path.relpath(os.path.realpath(os.path.join(self.root, rel)), real_root).replace(os.sep, "/")
+        return None if real == rel or real.startswith("../") else real
+
     def _guard(self, rel: str, content: str) -> None:
-        if os.path.basename(rel) == ENTRYPOINT_NAME:
+        real = self._real_rel(rel)
+        for name in (rel,) if real is None else (rel, real):
+            if os.path.basename(name) == ENTRYPOINT_NAME:
+                self._check_index_writable()
+            for guard in self.write_guards:
+                guard(name, content)
+
+    def check_move(self, old_path: str, new_path: str) -> None:
+        """Run the write guards on everything a move would place at ``new_path``.
+
+        A move writes content into its destination as surely as a save does, so a file (or a
+        directory of files) holding a secret cannot reach ``team/`` by being renamed there, and an
+        index cannot appear or vanish by a rename in daily-log mode. Both paths must be contained.
+        """
+        sources = [old_path]
+        if os.path.isdir(old_path) and not os.path.islink(old_path):
+            sources = [os.path.join(d, name) for d, _, names in os.walk(old_path) for name in names]
+        old_rel = self.relative(old_path)
+        new_rel = self.relative(new_path)
+        for source in sources:
+            rel = self.relative(source)
+            moved = new_rel + rel[len(old_rel) :]
+            if ENTRYPOINT_NAME in (os.path.basename(rel), os.path.basename(moved)):
+                self._check_index_writable()
+            if not self.write_guards:
+                continue
+            try:
+                content = read_bytes_limited(self.resolve(rel)).decode("utf-8", errors="replace")
+            except FileNotFoundError:
+                continue
+            self._guard(moved, content)
+
+    def check_removal(self, path: str) -> None:
+        """Refuse to remove an index, or a directory holding one, while indexes are read-only."""
+        if self.index_read_only is None:
+            return
+        if os.path.basename(path) == ENTRYPOINT_NAME:
             self._check_index_writable()
-        for guard in self.write_guards:
-            guard(rel, content)
+        if os.path.isdir(path) and not os.path.islink(path):
+            for _, _, names in os.walk(path):
+                if ENTRYPOINT_NAME in names:
+                    self._check_index_writable()
 
     def write_text(self, file: str, content: str) -> str:
         """Write any file inside the directory (used by sandboxed agent tools); returns its path.
@@ -300,6 +345,7 @@ class MemoryDir:
                 raise MemoryNotFound(f"no memory file {old_rel!r} in {self.root}", path=old_path)
             if os.path.exists(new_path):
                 raise MemoryExists(f"{new_rel} already exists; delete it first or pick another name", path=new_path)
+            self.check_move(old_path, new_path)
             ensure_dir(os.path.dirname(new_path))
             os.replace(old_path, new_path)
             if old_index == new_index:

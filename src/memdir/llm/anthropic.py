@@ -18,7 +18,6 @@ from memdir.llm.base import (
     Message,
     ToolCall,
     Usage,
-    map_sdk_error,
     parse_json_text,
     validate_json_output,
 )
@@ -72,6 +71,7 @@ def _tool_choice(choice: str | None) -> dict[str, str] | None:
 class AnthropicModel(SdkChatModel):
     """A ChatModel backed by the Anthropic Messages API (or any server speaking it)."""
 
+    _key_env = _KEY_ENV
     _sync_client = "Anthropic"
     _async_client = "AsyncAnthropic"
 
@@ -168,18 +168,6 @@ class AnthropicModel(SdkChatModel):
 
     def _is_bad_request(self, outcome: object) -> bool:
         return isinstance(outcome, self._sdk.BadRequestError)
-
-    def _check(self, request: ChatRequest, outcome: object) -> Any:
-        if isinstance(outcome, BaseException):
-            raise map_sdk_error(
-                self._sdk,
-                outcome,
-                spec=self.spec,
-                key_env=_KEY_ENV,
-                base_url=self.base_url,
-                timeout=request.timeout,
-            ) from outcome
-        return outcome
 
     @staticmethod
     def _text(message: Any) -> str:

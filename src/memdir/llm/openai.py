@@ -20,7 +20,6 @@ from memdir.llm.base import (
     Completion,
     ToolCall,
     Usage,
-    map_sdk_error,
     parse_json_text,
     validate_json_output,
 )
@@ -98,6 +97,7 @@ def _tool_choice(choice: str | None) -> object:
 class OpenAIModel(SdkChatModel):
     """A ChatModel backed by Chat Completions at OPENAI_BASE_URL (OpenAI itself when unset)."""
 
+    _key_env = _KEY_ENV
     _sync_client = "OpenAI"
     _async_client = "AsyncOpenAI"
 
@@ -197,18 +197,6 @@ class OpenAIModel(SdkChatModel):
         if choice is not None:
             kwargs["tool_choice"] = choice
         return kwargs
-
-    def _check(self, request: ChatRequest, outcome: object) -> Any:
-        if isinstance(outcome, BaseException):
-            raise map_sdk_error(
-                self._sdk,
-                outcome,
-                spec=self.spec,
-                key_env=_KEY_ENV,
-                base_url=self.base_url,
-                timeout=request.timeout,
-            ) from outcome
-        return outcome
 
     def _completion(self, response: Any) -> Completion:
         if not response.choices:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator, Mapping
 from types import TracebackType
 from typing import Any, Self
 
-from memdir.llm.base import ChatRequest, Completion, check_model_call_allowed, drive, drive_async
+from memdir.llm.base import ChatRequest, Completion, check_model_call_allowed, drive, drive_async, map_sdk_error
 
 __all__ = ["SdkChatModel"]
 
@@ -30,6 +30,7 @@ class SdkChatModel(ABC):
     _client: Any = None
     _sync_client: str  # attribute of the SDK module, e.g. "Anthropic"
     _async_client: str  # e.g. "AsyncAnthropic"
+    _key_env: str  # the env var holding the API key, named in auth errors
 
     @staticmethod
     @abstractmethod
@@ -39,6 +40,19 @@ class SdkChatModel(ABC):
     @abstractmethod
     def _exchange(self, request: ChatRequest) -> Generator[Kwargs, object, Completion]:
         """One request, with the adapter's fallbacks, as a generator of SDK keyword arguments."""
+
+    def _check(self, request: ChatRequest, outcome: object) -> Any:
+        """The SDK's response, or the SDK's exception turned into memdir's error for this provider."""
+        if isinstance(outcome, BaseException):
+            raise map_sdk_error(
+                self._sdk,
+                outcome,
+                spec=self.spec,
+                key_env=self._key_env,
+                base_url=self.base_url,
+                timeout=request.timeout,
+            ) from outcome
+        return outcome
 
     def complete(self, request: ChatRequest) -> Completion:
         check_model_call_allowed(self.spec, self.base_url, self._env)

@@ -10,7 +10,9 @@ without category 5 (adversarial):
 - evid@k: the fraction of a question's evidence turns cited by the top k memories (the paper's R@k);
 - surfaced: what recall would actually surface (the ranking above the relevance floor, at most 5),
   its hit rate and mean size, and how often off-topic queries surface nothing;
-- latency: per-query ranking time, warm (vectors cached, indexes built).
+- latency: per-query ranking time, warm (vectors cached, indexes built);
+- oracle: the ceiling the observations set, a ranking that knows the evidence (greedy cover of the
+  evidence turns, then the rest), so each figure can be read as a share of what is reachable at all.
 
 The data set is CC BY-NC and is read at run time only; nothing derived from it is written but
 these aggregate figures. Run: ``python bench/recall_quality.py [--selectors lexical,hybrid] [--holdout]``.
@@ -101,22 +103,44 @@ def load(path: Path) -> list[dict[str, Any]]:
     return data
 
 
+def oracle_ranking(evidence: set[str], cites: dict[str, set[str]]) -> list[str]:
+    """The best ranking the observations allow: each next memory cites the most evidence not yet covered."""
+    covered: set[str] = set()
+    ranked: list[str] = []
+    rest = sorted(cites)
+    while rest and len(ranked) < DEPTH:
+        best = max(rest, key=lambda f: (len((cites[f] & evidence) - covered), -rest.index(f)))
+        if not (cites[best] & evidence) - covered:
+            break
+        ranked.append(best)
+        covered |= cites[best] & evidence
+        rest.remove(best)
+    return ranked
+
+
 def evaluate(
-    selector: RankingSelector,
+    selector: RankingSelector | None,
     store: MemoryDir,
     cites: dict[str, set[str]],
     questions: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
+    """One row per question; ``selector=None`` scores the oracle (the ceiling)."""
     candidates = store.list()
     cited_anywhere = set().union(*cites.values()) if cites else set()
-    selector.rank("warm up the caches", candidates)
+    if selector is not None:
+        selector.rank("warm up the caches", candidates)
     rows = []
     for qa in questions:
         evidence = dia_ids(qa.get("evidence", []))
         started = time.perf_counter()
-        ranked = [header.filename for header, _ in selector.rank(qa["question"], candidates)[:DEPTH]]
+        if selector is None:
+            ranked = oracle_ranking(evidence, cites)
+            surfaced: tuple[str, ...] = tuple(ranked[:5])
+        else:
+            ranked = [header.filename for header, _ in selector.rank(qa["question"], candidates)[:DEPTH]]
         ms = (time.perf_counter() - started) * 1000
-        surfaced = selector.select(SelectionRequest(qa["question"], candidates, limit=5)).files
+        if selector is not None:
+            surfaced = selector.select(SelectionRequest(qa["question"], candidates, limit=5)).files
         rank = next((i for i, f in enumerate(ranked, 1) if cites[f] & evidence), None)
         row: dict[str, Any] = {
             "category": int(qa["category"]),
@@ -134,7 +158,9 @@ def evaluate(
     return rows
 
 
-def off_topic_silence(selector: RankingSelector, store: MemoryDir) -> float:
+def off_topic_silence(selector: RankingSelector | None, store: MemoryDir) -> float:
+    if selector is None:
+        return 1.0
     candidates = store.list()
     quiet = sum(1 for q in OFF_TOPIC if not selector.select(SelectionRequest(q, candidates, limit=5)).files)
     return quiet / len(OFF_TOPIC)
@@ -166,10 +192,25 @@ def table(selector_results: dict[str, dict[str, dict[str, float]]]) -> str:
     return "\n".join(lines)
 
 
+def targets_table(results: dict[str, dict[str, dict[str, float]]]) -> str:
+    """Each selector against the targets and as a share of the ceiling the oracle reaches."""
+    ceiling = results["oracle"]
+    lines = [
+        "| selector | evid@5 overall (target 65) | share of ceiling | hit@5 cat 1-4 (target 80) | share of ceiling |",
+        "|---|---|---|---|---|",
+    ]
+    for name, groups in results.items():
+        evid, hit = groups["overall"]["evid@5"], groups["overall w/o 5"]["hit@5"]
+        evid_share = 100 * evid / max(ceiling["overall"]["evid@5"], 1e-9)
+        hit_share = 100 * hit / max(ceiling["overall w/o 5"]["hit@5"], 1e-9)
+        lines.append(f"| {name} | {evid:.1f} | {evid_share:.0f}% | {hit:.1f} | {hit_share:.0f}% |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None)
-    parser.add_argument("--selectors", default="lexical,embedding,hybrid")
+    parser.add_argument("--selectors", default="lexical,embedding,hybrid,oracle", help="oracle: the ceiling")
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_quality.json")
     args = parser.parse_args(argv)
@@ -196,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             quiet = []
             for conv, store, cites in stores:
                 index = MemoryIndex(store.root, str(cache_dir / f"{conv.get('sample_id')}.sqlite3"))
-                selector = offline_selector(name, cache=index)
+                selector = None if name == "oracle" else offline_selector(name, cache=index)
                 rows.extend(evaluate(selector, store, cites, conv["qa"]))
                 quiet.append(off_topic_silence(selector, store))
                 index.close()
@@ -222,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         lat = latencies[name]
         print(f"| {name} | {lat['median_ms']:.2f} | {lat['p95_ms']:.2f} | {silence[name]:.0f} |")
+    if "oracle" in results:
+        print()
+        print(targets_table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "conversations": [c.get("sample_id") for c in conversations],

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,6 +33,40 @@ def test_token_create_refuses_a_malformed_repo(tmp_path: Path) -> None:
     assert "OWNER/NAME" in result.output
 
 
+def test_token_list_and_revoke_work_by_id_and_the_server_refuses_the_revoked_token(
+    make_client: Callable[..., httpx.Client], storage: Storage, database_url: str
+) -> None:
+    client = make_client()
+    runner = CliRunner()
+    created = runner.invoke(cli, ["team", "token", "create", "--repo", REPO, "--db", database_url])
+    assert created.exit_code == 0, created.output
+    secret = created.stdout.strip()
+    listed = runner.invoke(cli, ["team", "token", "list", "--json", "--db", database_url])
+    assert listed.exit_code == 0, listed.output
+    entries = json.loads(listed.stdout)
+    assert secret not in listed.stdout
+    assert [entry["repos"] for entry in entries] == [[REPO]]
+    table = runner.invoke(cli, ["team", "token", "list", "--db", database_url])
+    assert entries[0]["id"] in table.stdout and "write" in table.stdout
+    headers = {"Authorization": f"Bearer {secret}"}
+    assert client.get(API_PATH, params={"repo": REPO}, headers=headers).status_code == 404
+    revoked = runner.invoke(cli, ["team", "token", "revoke", entries[0]["id"][:8], "--db", database_url])
+    assert revoked.exit_code == 0, revoked.output
+    assert f"revoked {entries[0]['id']}" in revoked.stdout
+    assert client.get(API_PATH, params={"repo": REPO}, headers=headers).status_code == 401
+    again = runner.invoke(cli, ["team", "token", "revoke", secret, "--db", database_url])
+    assert again.exit_code == 1
+    assert "no token matches" in again.output
+
+
+def test_token_revoke_explains_a_malformed_id(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'team.db'}"
+    result = CliRunner().invoke(cli, ["team", "token", "revoke", "xyz", "--db", url])
+    assert result.exit_code == 1
+    assert "neither a token nor a token id" in result.output
+    assert "memdir team token list" in result.output
+
+
 def test_the_database_defaults_to_the_claude_config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path))
     monkeypatch.delenv("MEMDIR_TEAM_DB", raising=False)
@@ -41,7 +76,16 @@ def test_the_database_defaults_to_the_claude_config_home(tmp_path: Path, monkeyp
 
 
 @pytest.mark.parametrize(
-    "command", [["team"], ["team", "serve"], ["team", "token"], ["team", "token", "create"], ["team", "rm"]]
+    "command",
+    [
+        ["team"],
+        ["team", "serve"],
+        ["team", "token"],
+        ["team", "token", "create"],
+        ["team", "token", "list"],
+        ["team", "token", "revoke"],
+        ["team", "rm"],
+    ],
 )
 def test_every_command_has_an_example(command: list[str]) -> None:
     result = CliRunner().invoke(cli, [*command, "--help"])

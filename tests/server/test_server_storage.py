@@ -8,7 +8,7 @@ import pytest
 
 from memdir.errors import ConfigError
 from memdir.server.storage import default_database_url, open_storage
-from memdir.server.storage.base import PutConflict, PutResult, PutTooMany, Storage, TokenScope
+from memdir.server.storage.base import PutConflict, PutResult, PutTooMany, Storage, TokenScope, hash_token
 from memdir.team.protocol import hash_content, repo_checksum
 
 REPO = "acme/widgets"
@@ -107,3 +107,55 @@ def test_the_default_database_lives_in_the_claude_config_home(tmp_path: Path) ->
 def test_an_unknown_database_scheme_is_a_config_error() -> None:
     with pytest.raises(ConfigError):
         open_storage("mysql://x")
+
+
+def test_listed_tokens_show_scope_and_an_id_but_never_the_secret(storage: Storage) -> None:
+    admin = storage.create_token(["acme/*"], admin=True)
+    writer = storage.create_token([REPO])
+    listed = {info.id: info for info in storage.list_tokens()}
+    assert set(listed) == {hash_token(admin)[:12], hash_token(writer)[:12]}
+    assert listed[hash_token(admin)[:12]].repos == ("acme/*",)
+    assert listed[hash_token(admin)[:12]].admin
+    assert not listed[hash_token(writer)[:12]].admin
+    assert all(info.created_at.endswith("Z") for info in listed.values())
+
+
+def test_a_revoked_token_stops_verifying_and_others_keep_working(storage: Storage) -> None:
+    old = storage.create_token([REPO])
+    kept = storage.create_token([REPO])
+    revoked = storage.revoke_token(hash_token(old)[:8])
+    assert revoked is not None
+    assert revoked.id == hash_token(old)[:12]
+    assert storage.verify_token(old) is None
+    assert storage.verify_token(kept) is not None
+    assert storage.revoke_token(kept) is not None
+    assert storage.verify_token(kept) is None
+    assert storage.revoke_token(kept) is None
+    assert storage.list_tokens() == []
+
+
+@pytest.mark.parametrize("ident", ["abc", "not-hex-at-all", "12345%%%", "' OR 1=1 --"])
+def test_revoke_refuses_what_is_neither_a_token_nor_an_id(storage: Storage, ident: str) -> None:
+    token = storage.create_token([REPO])
+    with pytest.raises(ConfigError, match="neither a token nor a token id"):
+        storage.revoke_token(ident)
+    assert storage.verify_token(token) is not None
+
+
+def test_an_ambiguous_id_prefix_revokes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "team.db"
+    storage = open_storage(f"sqlite:///{path}")
+    storage.create_token([REPO])
+    with sqlite3.connect(path) as conn:
+        for tail in ("aa", "bb"):
+            conn.execute(
+                "INSERT INTO team_tokens (token_hash, repos, admin, created_at) VALUES (?, ?, 0, ?)",
+                ("0123456789" + tail + "0" * 52, '["acme/widgets"]', "2026-01-01T00:00:00.000Z"),
+            )
+    conn.close()
+    with pytest.raises(ConfigError, match="matches 2 tokens"):
+        storage.revoke_token("01234567")
+    assert len(storage.list_tokens()) == 3
+    assert storage.revoke_token("0123456789aa") is not None
+    assert len(storage.list_tokens()) == 2
+    storage.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 from collections.abc import Callable, Iterator
@@ -103,6 +104,47 @@ def create_token(repos: tuple[str, ...], admin: bool, database: str | None) -> N
         secret = storage.create_token(patterns, admin=admin)
     click.echo(secret)
     click.echo(f"token for {', '.join(patterns)}{' (admin)' if admin else ''}; it is shown only this once", err=True)
+
+
+@token.command(
+    "list",
+    epilog="Example:\n\n\b\n  memdir team token list\n  memdir team token list --json --db postgresql://memdir@db/memdir",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON array instead of a table.")
+@click.option("--db", "database", envvar="MEMDIR_TEAM_DB", help=_DB_HELP)
+def list_tokens(as_json: bool, database: str | None) -> None:
+    """List stored tokens: id (from the hash; secrets are never stored), scope, admin, created."""
+    with _storage(database) as storage:
+        tokens = storage.list_tokens()
+    if as_json:
+        click.echo(json.dumps([dataclasses.asdict(info) for info in tokens], indent=2))
+        return
+    if not tokens:
+        click.echo("no tokens", err=True)
+        return
+    for info in tokens:
+        click.echo(f"{info.id}  {info.created_at}  {'admin' if info.admin else 'write'}  {', '.join(info.repos)}")
+
+
+@token.command(
+    "revoke",
+    epilog='Example:\n\n\b\n  memdir team token revoke 3f9a1c0d2b7e\n  memdir team token revoke "$OLD_TOKEN"',
+)
+@click.argument("token_or_id")
+@click.option("--db", "database", envvar="MEMDIR_TEAM_DB", help=_DB_HELP)
+def revoke_token(token_or_id: str, database: str | None) -> None:
+    """Revoke a token, named by its id from `memdir team token list` (8+ digits) or by the token itself.
+
+    The server checks every request against the database, so the token stops working at once.
+    """
+    with _storage(database) as storage:
+        try:
+            revoked = storage.revoke_token(token_or_id)
+        except MemdirError as exc:
+            raise click.ClickException(exc.message) from exc
+    if revoked is None:
+        raise click.ClickException(f"no token matches {token_or_id!r}; `memdir team token list` shows the ids")
+    click.echo(f"revoked {revoked.id} ({', '.join(revoked.repos)}{', admin' if revoked.admin else ''})")
 
 
 @team.command(

@@ -24,6 +24,7 @@ __all__ = [
     "PutTooMany",
     "RepoState",
     "Storage",
+    "TokenInfo",
     "TokenScope",
     "hash_token",
     "new_token",
@@ -32,6 +33,7 @@ __all__ = [
 
 DEFAULT_MAX_ENTRIES = 5000
 TOKEN_PREFIX = "mdt_"
+TOKEN_ID_CHARS = 12
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,20 @@ class TokenScope:
         return any(fnmatchcase(repo, pattern) for pattern in self.repos)
 
 
+@dataclass(frozen=True)
+class TokenInfo:
+    """A stored token as an administrator sees it: its scope and an id cut from its hash, never the secret.
+
+    The id is the first hex digits of the token's sha256, so it can be shown, logged and pasted
+    into ``memdir team token revoke`` without granting anything.
+    """
+
+    id: str
+    repos: tuple[str, ...]
+    admin: bool
+    created_at: str
+
+
 def hash_token(token: str) -> str:
     """Tokens are stored only as their sha256, so a copy of the database grants nothing."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -123,5 +139,15 @@ class Storage(Protocol):
 
     def verify_token(self, token: str) -> TokenScope | None:
         """The scope of a presented token, or None when it is unknown."""
+
+    def list_tokens(self) -> list[TokenInfo]:
+        """Every stored token, oldest first."""
+
+    def revoke_token(self, token_or_id: str) -> TokenInfo | None:
+        """Delete one token, named by its secret or by (a unique prefix of at least 8 digits of) its id.
+
+        Returns what was revoked, or None when nothing matches; an id prefix that matches more than
+        one token raises :class:`memdir.errors.ConfigError` and deletes nothing.
+        """
 
     def close(self) -> None: ...

@@ -12,13 +12,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
+from memdir.errors import ConfigError
 from memdir.server.storage.base import (
+    TOKEN_ID_CHARS,
+    TOKEN_PREFIX,
     DeleteResult,
     PutConflict,
     PutOutcome,
     PutResult,
     PutTooMany,
     RepoState,
+    TokenInfo,
     TokenScope,
     hash_token,
     new_token,
@@ -27,6 +31,8 @@ from memdir.server.storage.base import (
 from memdir.team.protocol import hash_content, repo_checksum
 
 __all__ = ["SCHEMA", "Cursor", "SqlStorage"]
+
+_MIN_ID_PREFIX = 8
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS team_repos (
@@ -193,3 +199,39 @@ class SqlStorage(ABC):
         if row is None:
             return None
         return TokenScope(tuple(json.loads(row[0])), bool(row[1]))
+
+    def list_tokens(self) -> list[TokenInfo]:
+        with self._transaction(write=False) as cur:
+            cur.execute("SELECT token_hash, repos, admin, created_at FROM team_tokens ORDER BY created_at, token_hash")
+            rows = cur.fetchall()
+        return [_token_info(row) for row in rows]
+
+    def revoke_token(self, token_or_id: str) -> TokenInfo | None:
+        if token_or_id.startswith(TOKEN_PREFIX):
+            where, param = "token_hash = ?", hash_token(token_or_id)
+        else:
+            ident = token_or_id.strip().lower()
+            if len(ident) < _MIN_ID_PREFIX or any(c not in "0123456789abcdef" for c in ident):
+                raise ConfigError(
+                    f"{token_or_id!r} is neither a token nor a token id: give the token itself ({TOKEN_PREFIX}...) "
+                    f"or at least {_MIN_ID_PREFIX} hex digits of the id that `memdir team token list` shows",
+                    rule="token-id",
+                )
+            # Hex digits only, so the prefix carries no LIKE wildcards.
+            where, param = "token_hash LIKE ?", ident + "%"
+        with self._transaction(write=True) as cur:
+            cur.execute(f"SELECT token_hash, repos, admin, created_at FROM team_tokens WHERE {where}", (param,))
+            rows = cur.fetchall()
+            if len(rows) > 1:
+                raise ConfigError(
+                    f"token id {token_or_id!r} matches {len(rows)} tokens; give more digits",
+                    rule="token-id",
+                )
+            if not rows:
+                return None
+            cur.execute("DELETE FROM team_tokens WHERE token_hash = ?", (rows[0][0],))
+        return _token_info(rows[0])
+
+
+def _token_info(row: Sequence[Any]) -> TokenInfo:
+    return TokenInfo(str(row[0])[:TOKEN_ID_CHARS], tuple(json.loads(row[1])), bool(row[2]), str(row[3]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import struct
 import unicodedata
@@ -147,6 +148,9 @@ class WordPieceTokenizer:
         return [*ids[: max_length - 1], self.sep]
 
 
+_INV_SQRT2 = 1.0 / math.sqrt(2.0)
+
+
 def _erf(np: Any, x: Any) -> Any:
     """Abramowitz-Stegun 7.1.26 (error below 1.5e-7): NumPy has no erf, and exact GELU needs one."""
     sign = np.sign(x)
@@ -183,6 +187,9 @@ class BertEncoder:
         w = self.weights
         # Weights transposed once into contiguous memory: a matmul against a strided memmap view
         # is several times slower than against a plain array.
+        # Vectors (biases, norms) copied out of the memory map: NumPy carries the memmap subclass
+        # through every operation on it, and its bookkeeping costs more than the arithmetic here.
+        self._vectors = {name: self.np.array(array) for name, array in w.items() if array.ndim == 1}
         self._matrices = {
             name.removesuffix(".weight"): self.np.ascontiguousarray(array.T, dtype=self.np.float32)
             for name, array in w.items()
@@ -203,24 +210,28 @@ class BertEncoder:
         np = self.np
         mean = x.mean(-1, keepdims=True)
         var = ((x - mean) ** 2).mean(-1, keepdims=True)
-        return (x - mean) / np.sqrt(var + self.eps) * self.weights[f"{name}.weight"] + self.weights[f"{name}.bias"]
+        return (x - mean) / np.sqrt(var + self.eps) * self._vectors[f"{name}.weight"] + self._vectors[f"{name}.bias"]
 
     def _dense(self, x: Any, name: str) -> Any:
-        return x @ self._matrices[name] + self.weights[f"{name}.bias"]
+        return x @ self._matrices[name] + self._vectors[f"{name}.bias"]
 
     def _forward(self, ids: Any, mask: Any) -> Any:
         np = self.np
         w = self.weights
         batch, length = ids.shape
-        x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:length]
+        tokens = np.asarray(w["embeddings.word_embeddings.weight"][ids])
+        x = tokens + w["embeddings.position_embeddings.weight"][:length]
         x = self._norm(x + w["embeddings.token_type_embeddings.weight"][0], "embeddings.LayerNorm")
         size = self.hidden // self.heads
+        # Python floats, not NumPy float64 scalars: those would promote every activation (and, through
+        # it, every weight matrix in each matmul) to float64, doubling the memory traffic of a query.
+        scale = 1.0 / math.sqrt(size)
         bias = (1.0 - mask[:, None, None, :]) * -1e9
         for i in range(self.layers):
             prefix = f"encoder.layer.{i}"
             weight, offset = self._qkv[i]
             qkv = (x @ weight + offset).reshape(batch, length, 3, self.heads, size).transpose(2, 0, 3, 1, 4)
-            scores = qkv[0] @ qkv[1].transpose(0, 1, 3, 2) / np.sqrt(size) + bias
+            scores = qkv[0] @ qkv[1].transpose(0, 1, 3, 2) * scale + bias
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             context = (scores @ qkv[2]).transpose(0, 2, 1, 3).reshape(batch, length, self.hidden)
@@ -228,7 +239,7 @@ class BertEncoder:
                 x + self._dense(context, f"{prefix}.attention.output.dense"), f"{prefix}.attention.output.LayerNorm"
             )
             inner = self._dense(x, f"{prefix}.intermediate.dense")
-            inner = 0.5 * inner * (1.0 + _erf(np, inner / np.sqrt(2.0)))
+            inner = 0.5 * inner * (1.0 + _erf(np, inner * _INV_SQRT2))
             x = self._norm(x + self._dense(inner, f"{prefix}.output.dense"), f"{prefix}.output.LayerNorm")
         return x
 

@@ -137,8 +137,8 @@ class LexicalSelector:
             scores = self._expanded(query, scores)
         by_path = self.index.headers
         if limit is not None and len(scores) > limit:
-            best = heapq.nlargest(limit, scores.items(), key=lambda item: item[1])
-            ranked = [(by_path[path], score) for path, score in best]
+            best = heapq.nlargest(limit, scores, key=scores.__getitem__)
+            ranked = [(by_path[path], scores[path]) for path in best]
         else:
             ranked = [(by_path[path], score) for path, score in scores.items()]
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))

@@ -58,3 +58,16 @@ def test_the_index_follows_changes_incrementally():
     assert set(index.score("beta")) == {"/m/a.md"}
     index.sync([])
     assert len(index) == 0
+
+
+def test_a_list_changed_in_place_is_reindexed_and_an_equal_one_is_not():
+    index = LexicalIndex()
+    headers = [header("a", "alpha topic"), header("b", "gamma topic")]
+    index.sync(headers)
+    headers[1] = header("b", "delta topic", mtime=2.0)
+    index.sync(headers)
+    assert index.score("gamma") == {}
+    assert set(index.score("delta")) == {"/m/b.md"}
+    # Equal header values, new objects: the same documents, nothing to redo.
+    index.sync([header("a", "alpha topic"), header("b", "delta topic", mtime=2.0)])
+    assert set(index.score("alpha delta")) == {"/m/a.md", "/m/b.md"}

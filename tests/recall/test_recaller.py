@@ -82,3 +82,28 @@ def test_only_candidate_file_names_are_kept_from_a_selector(store):
     result = Recaller(store, selector=Hallucinating()).recall("anything at all")
     assert len(result.memories) == 1
     assert result.selector == "fake"
+
+
+def test_a_changed_store_is_seen_by_the_next_recall_on_the_same_recaller(store):
+    recaller = Recaller(store)
+    assert recaller.recall("integration tests with a database").memories
+    assert not recaller.recall("kubernetes ingress certificates rotation").memories
+    store.save(
+        Memory(
+            name="Ingress certificates",
+            description="Kubernetes ingress certificates rotate every 60 days",
+            type=MemoryType.REFERENCE,
+            body="Rotation runs from the ops repo.",
+        )
+    )
+    found = recaller.recall("kubernetes ingress certificates rotation")
+    assert any("ingress" in memory.file for memory in found.memories)
+
+
+def test_what_was_surfaced_is_excluded_even_when_the_pool_is_reused(store):
+    recaller = Recaller(store)
+    state = RecallState()
+    first = recaller.recall("integration tests with a real database", state=state)
+    assert first.memories
+    again = recaller.select("integration tests with a real database", state=state)
+    assert not set(again.files) & {memory.file for memory in first.memories}

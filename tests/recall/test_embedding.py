@@ -7,6 +7,7 @@ from memdir.model.memory import MemoryType
 from memdir.recall.embedding import (
     MODEL_ENV_VAR,
     EmbeddingRanker,
+    Similarities,
     embedding_available,
     find_model_dir,
     memory_text,
@@ -98,3 +99,30 @@ def test_the_offline_selector_is_the_hybrid_when_a_model_is_installed():
     assert isinstance(selector, HybridSelector)
     result = selector.select(SelectionRequest("did Melanie take up any crafts with her children?", HEADERS))
     assert result.files[0] == "pottery.md"
+
+
+def test_similarities_give_the_head_best_first_with_ties_to_the_newest():
+    old = MemoryHeader("old.md", "/m/old.md", 1.0, 10, "x", MemoryType.USER, "old", "")
+    new = MemoryHeader("new.md", "/m/new.md", 2.0, 10, "x", MemoryType.USER, "new", "")
+    low = MemoryHeader("low.md", "/m/low.md", 3.0, 10, "x", MemoryType.USER, "low", "")
+    sims = Similarities.from_ranking([(old, 0.7), (low, 0.1), (new, 0.7)])
+    assert [h.filename for h, _ in sims.head()] == ["new.md", "old.md", "low.md"]
+    assert [h.filename for h, _ in sims.head(1)] == ["new.md"]
+    assert sims.head(0) == []
+    assert sims.get("/m/low.md") == pytest.approx(0.1)
+    assert sims.get("/m/absent.md") is None
+    assert [h.filename for h in sims.at_least(0.5)] == ["old.md", "new.md"]
+    assert sims.mean == pytest.approx(0.5)
+    assert sims.best == pytest.approx(0.7)
+
+
+@needs_model
+def test_a_memory_changed_in_the_same_list_is_encoded_again():
+    ranker = EmbeddingRanker()
+    headers = list(HEADERS)
+    query = "Which meeting for gay and trans people did she go to?"
+    assert ranker.rank(query, headers)[0][0].filename == "support.md"
+    headers[0] = header("support", "Caroline bought a new bicycle for her commute")
+    headers[2] = header("job", "Caroline went to a meeting of an LGBTQ support group")
+    assert ranker.rank(query, headers)[0][0].filename == "job.md"
+    assert ranker.rank(query, []) == []

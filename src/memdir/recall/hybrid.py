@@ -20,7 +20,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from memdir.errors import ConfigError
-from memdir.recall.embedding import EmbeddingRanker, VectorCache, embedding_available, load_encoder
+from memdir.recall.embedding import (
+    EmbeddingRanker,
+    Similarities,
+    VectorCache,
+    embedding_available,
+    load_encoder,
+)
 from memdir.recall.selectors import LexicalSelector, RankingSelector, Selection, SelectionRequest, is_tool_manual
 from memdir.store.scan import MemoryHeader
 
@@ -57,27 +63,28 @@ class HybridSelector:
         self.fusion = fusion
 
     def _fuse(
-        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Sequence[tuple[MemoryHeader, float]]
+        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Similarities
     ) -> list[tuple[MemoryHeader, float]]:
         if self.fusion == "score":
             return self._fuse_scores(lexical, embedded)
         fused: dict[str, float] = {}
         by_path: dict[str, MemoryHeader] = {}
-        for weight, ranking in ((self.lexical_weight, lexical), (self.embedding_weight, embedded)):
+        for weight, ranking in (
+            (self.lexical_weight, lexical),
+            (self.embedding_weight, embedded.head(self.embedding_depth)),
+        ):
             for position, (header, _) in enumerate(ranking):
                 fused[header.path] = fused.get(header.path, 0.0) + weight / (self.rrf_k + position + 1)
                 by_path[header.path] = header
-        out = [(by_path[path], score) for path, score in fused.items()]
-        out.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
-        return out
+        return _ordered(fused, by_path)
 
     def _fuse_scores(
-        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Sequence[tuple[MemoryHeader, float]]
+        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Similarities
     ) -> list[tuple[MemoryHeader, float]]:
         """BM25 over the best BM25, plus the weighted cosine lift over the mean, over the best lift.
 
-        ``embedded`` is the whole embedding ranking (its mean is the store's baseline similarity);
-        only its head and the lexical matches are returned.
+        The mean is over every candidate (the store's baseline similarity); only the embedding's
+        head and the lexical matches are returned.
         """
         fused: dict[str, float] = {}
         by_path: dict[str, MemoryHeader] = {}
@@ -86,42 +93,43 @@ class HybridSelector:
             for header, score in lexical:
                 fused[header.path] = self.lexical_weight * score / top
                 by_path[header.path] = header
-        if embedded:
-            mean = sum(score for _, score in embedded) / len(embedded)
-            spread = embedded[0][1] - mean
-            if spread > 0.0:
-                for position, (header, score) in enumerate(embedded):
-                    if position >= self.embedding_depth and header.path not in fused:
-                        continue
-                    lift = self.embedding_weight * (score - mean) / spread
-                    fused[header.path] = fused.get(header.path, 0.0) + lift
-                    by_path[header.path] = header
-        out = [(by_path[path], score) for path, score in fused.items()]
-        out.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
-        return out
+        mean = embedded.mean
+        spread = embedded.best - mean
+        if len(embedded) and spread > 0.0:
+            lifted: set[str] = set()
+            for header, score in embedded.head(self.embedding_depth):
+                fused[header.path] = fused.get(header.path, 0.0) + self.embedding_weight * (score - mean) / spread
+                by_path[header.path] = header
+                lifted.add(header.path)
+            for path in [path for path in fused if path not in lifted]:
+                similarity = embedded.get(path)
+                if similarity is not None:
+                    fused[path] += self.embedding_weight * (similarity - mean) / spread
+        return _ordered(fused, by_path)
 
-    def _embedded(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
+    def _embedded(self, query: str, candidates: Sequence[MemoryHeader]) -> Similarities | None:
         if self.embedding is None:
-            return []
-        ranked = self.embedding.rank(query, candidates)
-        # Score fusion needs the whole ranking (the store's mean similarity); rank fusion only its head.
-        return ranked if self.fusion == "score" else ranked[: self.embedding_depth]
+            return None
+        if isinstance(self.embedding, EmbeddingRanker):
+            return self.embedding.scores(query, candidates)
+        return Similarities.from_ranking(self.embedding.rank(query, candidates))
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
         """The fused ranking, best first; scores are the fused scores (or reciprocal ranks)."""
         lexical = self.lexical.rank(query, candidates)
-        if self.embedding is None:
+        embedded = self._embedded(query, candidates) if candidates else None
+        if embedded is None:
             return lexical
-        return self._fuse(lexical, self._embedded(query, candidates))
+        return self._fuse(lexical, embedded)
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.rank(request.query, request.candidates, limit=max(100, 10 * request.limit))
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
         ranked = lexical
-        if self.embedding is not None:
-            embedded = self._embedded(request.query, request.candidates)
+        embedded = self._embedded(request.query, request.candidates) if request.candidates else None
+        if embedded is not None:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
-            relevant.update(header.path for header, score in embedded if score >= floor)
+            relevant.update(header.path for header in embedded.at_least(floor))
             ranked = self._fuse(lexical, embedded)
         files = [
             header.filename
@@ -129,6 +137,12 @@ class HybridSelector:
             if header.path in relevant and not is_tool_manual(header, request.recent_tools)
         ]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
+
+
+def _ordered(fused: dict[str, float], by_path: dict[str, MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
+    out = [(by_path[path], score) for path, score in fused.items()]
+    out.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
+    return out
 
 
 def offline_selector(

@@ -10,7 +10,9 @@ a body of a few hundred to a couple of thousand bytes, words drawn with a Zipf l
   over 50 queries;
 - the derived index: build from nothing, refresh after a 1% change, warm recall through it
   (``IndexedMemoryDir``), and FTS5 search;
-- peak resident memory of the process that measured the size.
+- peak resident memory of the process that measured the size;
+- with ``--hybrid`` (needs the ``embed`` extra): the hybrid selector through the index, after one
+  warm-up that encodes every memory once (the vectors are cached in the index, as in real use).
 
 Each size runs in its own process so that peak memory is per size. Results are printed as a
 table and written to bench/results/recall_scale.json. Run: ``python bench/recall_scale.py [--big]``.
@@ -32,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memdir.recall.hybrid import offline_selector
 from memdir.recall.manifest import format_manifest
 from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector
@@ -123,7 +126,7 @@ def change_one_percent(root: Path, files: list[str], seed: int) -> int:
     return len(chosen)
 
 
-def measure(count: int, workdir: Path) -> dict[str, Any]:
+def measure(count: int, workdir: Path, *, hybrid: bool = False) -> dict[str, Any]:
     root = workdir / f"mem-{count}"
     build_ms, (files, queries) = timed(lambda: build(root, count))
     out: dict[str, Any] = {"memories": count, "write_store_s": build_ms / 1000}
@@ -146,6 +149,12 @@ def measure(count: int, workdir: Path) -> dict[str, Any]:
     out["recall_index_cold_ms"], _ = timed(lambda: indexed.select(queries[0]))
     out["recall_index"] = latency(lambda q: indexed.select(q), queries)
     out["fts_search"] = latency(lambda q: index.search(q, limit=10), queries)
+    if hybrid:
+        fused = Recaller(
+            IndexedMemoryDir(root, index=index, scan_cap=None), selector=offline_selector("hybrid", cache=index)
+        )
+        out["embed_all_s"] = timed(lambda: fused.select(queries[0]))[0] / 1000
+        out["recall_hybrid"] = latency(lambda q: fused.select(q), queries)
     index.close()
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     shutil.rmtree(root, ignore_errors=True)
@@ -179,23 +188,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="also measure 100,000 memories (minutes)")
     parser.add_argument("--sizes", default="", help="comma-separated sizes instead of the defaults")
+    parser.add_argument(
+        "--hybrid", action="store_true", help="also time the hybrid selector (encodes every memory once)"
+    )
     parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_scale.json")
     args = parser.parse_args(argv)
     if args.one:
         with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
-            print(json.dumps(measure(args.one, Path(tmp))))
+            print(json.dumps(measure(args.one, Path(tmp), hybrid=args.hybrid)))
         return 0
     sizes = [int(s) for s in args.sizes.split(",") if s] or [200, 2_000, 20_000] + ([100_000] if args.big else [])
     results = []
     print(HEADER)
     for size in sizes:
-        proc = subprocess.run(
-            [sys.executable, __file__, "--one", str(size)], capture_output=True, text=True, check=True
-        )
+        command = [sys.executable, __file__, "--one", str(size), *(["--hybrid"] if args.hybrid else [])]
+        proc = subprocess.run(command, capture_output=True, text=True, check=True)
         result = json.loads(proc.stdout.strip().splitlines()[-1])
         results.append(result)
         print(row(result), flush=True)
+    if args.hybrid:
+        print("\n| memories | encode every memory once s | hybrid recall via index ms (median / p95) |\n|---|---|---|")
+        for r in results:
+            hybrid_ms = f"{r['recall_hybrid']['median_ms']:.1f} / {r['recall_hybrid']['p95_ms']:.1f}"
+            print(f"| {r['memories']:,} | {r['embed_all_s']:.0f} | {hybrid_ms} |")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "results": results}
     args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")

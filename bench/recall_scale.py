@@ -8,8 +8,10 @@ a body of a few hundred to a couple of thousand bytes, words drawn with a Zipf l
 - the manifest of every header;
 - offline recall through the plain header scan (``Recaller.select``, lexical), warm, median and p95
   over 50 queries;
-- the derived index: build from nothing, refresh after a 1% change, warm recall through it
-  (``IndexedMemoryDir``), and FTS5 search;
+- the derived index: build from nothing, refresh after a 1% change, the first recall through it
+  ever (it analyses every memory's text and stores the analyses in the index), the first recall of
+  a new process (opens the index, loads headers and stored analyses: what each hook invocation
+  pays), warm recall through it (``IndexedMemoryDir``), and FTS5 search;
 - peak resident memory of the process that measured the size;
 - with ``--hybrid`` (needs the ``embed`` extra): the hybrid selector through the index, after one
   warm-up that encodes every memory once (the vectors are cached in the index, as in real use).
@@ -146,8 +148,18 @@ def measure(count: int, workdir: Path, *, hybrid: bool = False) -> dict[str, Any
     out["refresh_changed"] = changed
     out["refresh_nochange_s"] = index.refresh().seconds
     indexed = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None), selector=LexicalSelector())
-    out["recall_index_cold_ms"], _ = timed(lambda: indexed.select(queries[0]))
+    out["recall_index_first_ms"], _ = timed(lambda: indexed.select(queries[0]))
     out["recall_index"] = latency(lambda q: indexed.select(q), queries)
+
+    def new_process() -> object:
+        """What a hook pays: open the index, load its headers, read the stored analyses, rank."""
+        reopened = MemoryIndex(root, index.path, refresh_interval=3600)
+        try:
+            return Recaller(IndexedMemoryDir(root, index=reopened, scan_cap=None)).select(queries[1])
+        finally:
+            reopened.close()
+
+    out["recall_index_cold_ms"], _ = timed(new_process)
     out["fts_search"] = latency(lambda q: index.search(q, limit=10), queries)
     if hybrid:
         fused = Recaller(
@@ -171,6 +183,7 @@ def row(r: dict[str, Any]) -> str:
         f"{r['index_build_s']:.1f}",
         f"{r['refresh_1pct_s']:.2f}",
         f"{r['recall_index']['median_ms']:.1f} / {r['recall_index']['p95_ms']:.1f}",
+        f"{r['recall_index_first_ms']:.0f} / {r['recall_index_cold_ms']:.0f}",
         f"{r['fts_search']['median_ms']:.1f} / {r['fts_search']['p95_ms']:.1f}",
         f"{r['peak_rss_mb']:.0f}",
     ]
@@ -179,8 +192,9 @@ def row(r: dict[str, Any]) -> str:
 
 HEADER = (
     "| memories | cold scan ms | warm scan ms | manifest ms | recall via scan ms (median / p95) | index build s "
-    "| refresh 1% s | recall via index ms (median / p95) | FTS5 search ms (median / p95) | peak RSS MB |\n"
-    "|---|---|---|---|---|---|---|---|---|---|"
+    "| refresh 1% s | recall via index ms (median / p95) | first recall ms: ever / of a new process "
+    "| FTS5 search ms (median / p95) | peak RSS MB |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 

@@ -18,6 +18,7 @@ from memdir.config import MemoryConfig
 from memdir.errors import ConfigError, ModelError, ModelNotConfigured
 from memdir.llm.registry import MODEL_ENV_VAR, SETTINGS_KEY, load_model, resolve_model_spec
 from memdir.recall.hybrid import OFFLINE_SELECTORS, offline_selector
+from memdir.recall.lexical import AnalysisCache
 from memdir.recall.llm_selector import LLMSelector
 from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
 
@@ -44,6 +45,11 @@ class _Explained:
         self.inner = inner
         self.name = inner.name
         self.note = note
+
+    def use_analysis_cache(self, cache: AnalysisCache) -> None:
+        attach = getattr(self.inner, "use_analysis_cache", None)
+        if attach is not None:
+            attach(cache)
 
     def select(self, request: SelectionRequest) -> Selection:
         answer = self.inner.select(request)

@@ -27,6 +27,7 @@ from memdir.recall.embedding import (
     embedding_available,
     load_encoder,
 )
+from memdir.recall.lexical import AnalysisCache
 from memdir.recall.selectors import LexicalSelector, RankingSelector, Selection, SelectionRequest, is_tool_manual
 from memdir.store.scan import MemoryHeader
 
@@ -61,6 +62,9 @@ class HybridSelector:
         # Only the embedding ranker's head counts: its tail orders memories that share nothing with the query.
         self.embedding_depth = embedding_depth
         self.fusion = fusion
+
+    def use_analysis_cache(self, cache: AnalysisCache) -> None:
+        self.lexical.use_analysis_cache(cache)
 
     def _fuse(
         self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Similarities

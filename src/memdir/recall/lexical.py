@@ -7,16 +7,18 @@ warm query touches only the postings of its own terms.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from sys import intern
+from typing import Protocol
 
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "LexicalIndex", "stem", "tokenize"]
+__all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "AnalysisCache", "LexicalIndex", "analysis_version", "stem", "tokenize"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CAMEL = re.compile(r"([a-z])([A-Z])")
@@ -121,6 +123,53 @@ class _Doc:
     length: float  # field-weighted length
 
 
+class AnalysisCache(Protocol):
+    """Stored analyses (weighted terms and length) by memory path; the derived index implements it.
+
+    A process that starts cold (every hook invocation) would otherwise tokenise and stem the
+    text of every memory before its first ranking: seconds for tens of thousands of memories.
+    """
+
+    def get_analyses(self, paths: Sequence[str], version: str) -> Mapping[str, tuple[float, int, str]]:
+        """path -> (mtime_ms, size, payload) for the paths that have an analysis of ``version``."""
+
+    def put_analyses(self, items: Mapping[str, tuple[float, int, str]], version: str) -> None: ...
+
+
+_ANALYSIS_FORMAT = "1"
+# Below this many memories to analyse, asking the cache costs about what it saves.
+_CACHE_MIN_DOCS = 64
+
+
+def analysis_version(weights: Mapping[str, float]) -> str:
+    """What an analysis depends on: the tokeniser's format, the body cut and the field weights."""
+    fields = ",".join(f"{name}={weights[name]!r}" for name in sorted(weights))
+    return f"{_ANALYSIS_FORMAT};{_BODY_CHARS};{fields}"
+
+
+def _encode(doc: _Doc) -> str:
+    """``[length, "term term ...", "code code ...", [weight, ...]]``: the terms in one string and
+    their weights as codes into a short table, so that decoding is a few C-level passes."""
+    table: dict[float, int] = {}
+    codes = [str(table.setdefault(weight, len(table))) for weight in doc.terms.values()]
+    return json.dumps([doc.length, " ".join(doc.terms), " ".join(codes), list(table)], separators=(",", ":"))
+
+
+def _decode(payload: str, key: tuple[float, int]) -> _Doc | None:
+    """A stored analysis, or None when it is not one this version wrote (the memory is analysed anew)."""
+    try:
+        length, words, codes, table = json.loads(payload)
+        weights = [_FLOATS.setdefault(float(value), float(value)) for value in table]
+        terms = dict(
+            zip(map(intern, words.split(" ")), map(weights.__getitem__, map(int, codes.split(" "))), strict=True)
+        )
+        if not words:
+            terms = {}
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return None
+    return _Doc(key=key, terms=terms, length=float(length))
+
+
 def _analyse(header: MemoryHeader, weights: Mapping[str, float]) -> _Doc:
     fields = {
         "name": header.name or header.filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "),
@@ -150,8 +199,17 @@ def _analyse(header: MemoryHeader, weights: Mapping[str, float]) -> _Doc:
 class LexicalIndex:
     """A BM25F-style index over memory headers, rebuilt incrementally as headers change."""
 
-    def __init__(self, *, field_weights: Mapping[str, float] = FIELD_WEIGHTS, k1: float = _K1, b: float = _B) -> None:
+    def __init__(
+        self,
+        *,
+        field_weights: Mapping[str, float] = FIELD_WEIGHTS,
+        k1: float = _K1,
+        b: float = _B,
+        cache: AnalysisCache | None = None,
+    ) -> None:
         self.field_weights = dict(field_weights)
+        self.cache = cache
+        self.version = analysis_version(self.field_weights)
         self.k1 = k1
         self.b = b
         self._docs: dict[str, _Doc] = {}
@@ -178,6 +236,8 @@ class LexicalIndex:
             # at 100,000 memories, where hashing their ids cost 30 ms.
             if len(current) == len(self._held) and current == self._held:
                 return
+            if self.cache is not None:
+                self._load_analyses(current)
             live = {header.path for header in headers}
             for path in [p for p in self._docs if p not in live]:
                 self._remove(path)
@@ -195,6 +255,31 @@ class LexicalIndex:
                 self._analysed = {path: doc for path, doc in self._analysed.items() if path in self._docs}
             self._held = list(current)
             self.headers = {header.path: header for header in current}
+
+    def _load_analyses(self, headers: Sequence[MemoryHeader]) -> None:
+        """Fill the analysis cache in memory from the stored one, and store what had to be analysed."""
+        assert self.cache is not None
+        todo: dict[str, MemoryHeader] = {}
+        for header in headers:
+            key = (header.mtime_ms, header.size)
+            indexed = self._docs.get(header.path)
+            analysed = self._analysed.get(header.path)
+            if (indexed is None or indexed.key != key) and (analysed is None or analysed.key != key):
+                todo[header.path] = header
+        if len(todo) < _CACHE_MIN_DOCS:
+            return
+        stored = self.cache.get_analyses(list(todo), self.version)
+        fresh: dict[str, tuple[float, int, str]] = {}
+        for path, header in todo.items():
+            key = (header.mtime_ms, header.size)
+            found = stored.get(path)
+            doc = _decode(found[2], key) if found is not None and (found[0], found[1]) == key else None
+            if doc is None:
+                doc = _analyse(header, self.field_weights)
+                fresh[path] = (header.mtime_ms, header.size, _encode(doc))
+            self._analysed[path] = doc
+        if fresh:
+            self.cache.put_analyses(fresh, self.version)
 
     def _add(self, path: str, doc: _Doc) -> None:
         self._norm_cache = None

@@ -20,6 +20,7 @@ from memdir.recall.surfacing import (
     read_memory_for_surfacing,
     render_reminder,
 )
+from memdir.store.index_db import IndexedMemoryDir
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader
 
@@ -78,6 +79,12 @@ class Recaller:
     ) -> None:
         self.memory_dir = memory_dir
         self.selector: Selector = selector or LexicalSelector()
+        if isinstance(memory_dir, IndexedMemoryDir):
+            # Selectors that rank lexically keep their analyses of memories in the derived index,
+            # so that a short-lived process (a hook) does not tokenise the whole store first.
+            attach = getattr(self.selector, "use_analysis_cache", None)
+            if attach is not None:
+                attach(memory_dir.index)
         self.clock = clock
         self.limit = limit
         # One attribute, replaced whole, so a thread never pairs one pool with another's mapping.

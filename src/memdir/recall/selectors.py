@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from memdir.model.memory import MemoryType
-from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex, tokenize
+from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex, tokenize
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 
@@ -95,8 +95,9 @@ class LexicalSelector:
         feedback_docs: int = 0,
         feedback_terms: int = 8,
         feedback_weight: float = 0.3,
+        cache: AnalysisCache | None = None,
     ) -> None:
-        self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b)
+        self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b, cache=cache)
         self.min_score = min_score
         # A memory that scores far below the best match shares only an incidental word with the
         # query; surfacing it costs context and attention for nothing.
@@ -105,6 +106,11 @@ class LexicalSelector:
         self.feedback_docs = feedback_docs
         self.feedback_terms = feedback_terms
         self.feedback_weight = feedback_weight
+
+    def use_analysis_cache(self, cache: AnalysisCache) -> None:
+        """Read and keep memories' analyses in ``cache`` (the derived index), so a fresh process
+        ranks a large store without tokenising all of it first."""
+        self.index.cache = cache
 
     def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
         top = sorted(scores, key=lambda path: -scores[path])[: self.feedback_docs]

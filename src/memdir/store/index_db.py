@@ -59,6 +59,14 @@ CREATE TABLE IF NOT EXISTS memories(
     hash TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
+CREATE TABLE IF NOT EXISTS analyses(
+    path TEXT NOT NULL,
+    version TEXT NOT NULL,
+    mtime_ms REAL NOT NULL,
+    size INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (path, version)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vectors(
     hash TEXT NOT NULL,
     model TEXT NOT NULL,
@@ -311,6 +319,7 @@ class MemoryIndex:
         rowid = self._stamps.pop(file)[0]
         conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
         conn.execute("DELETE FROM memories WHERE id=?", (rowid,))
+        conn.execute("DELETE FROM analyses WHERE path=?", (os.path.join(self.root, file),))
         if self._headers is not None:
             self._headers.pop(file, None)
 
@@ -377,6 +386,32 @@ class MemoryIndex:
         )
         rows: list[Any] = self._run(lambda conn: conn.execute(sql, (*FTS_WEIGHTS, match, limit)).fetchall())
         return [(str(file), float(score)) for file, score in rows]
+
+    # -- analyses (the lexical ranker's cache) ---------------------------------------------------
+    def get_analyses(self, paths: Sequence[str], version: str) -> dict[str, tuple[float, int, str]]:
+        found: dict[str, tuple[float, int, str]] = {}
+        keys = list(paths)
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT path, mtime_ms, size, payload FROM analyses WHERE version=? AND path IN ({marks})"
+            params = (version, *chunk)
+
+            def step(conn: sqlite3.Connection, sql: str = sql, params: tuple[str, ...] = params) -> list[Any]:
+                return conn.execute(sql, params).fetchall()
+
+            found.update({str(p): (float(m), int(z), str(d)) for p, m, z, d in self._run(step)})
+        return found
+
+    def put_analyses(self, items: Mapping[str, tuple[float, int, str]], version: str) -> None:
+        def step(conn: sqlite3.Connection) -> None:
+            with conn:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO analyses(path, version, mtime_ms, size, payload) VALUES (?, ?, ?, ?, ?)",
+                    [(path, version, mtime, size, payload) for path, (mtime, size, payload) in items.items()],
+                )
+
+        self._run(step)
 
     # -- vectors (the embedding ranker's cache) ---------------------------------------------------
     def get_vectors(self, hashes: Sequence[str], model_id: str) -> dict[str, bytes]:

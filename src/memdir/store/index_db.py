@@ -1,4 +1,4 @@
-"""The derived index: a SQLite mirror of every memory's header and text, with FTS5 and vectors.
+"""The derived index: a SQLite mirror of every memory's header and text, with FTS5, vectors and analyses.
 
 The Markdown files stay the truth. This database only makes large stores fast: a rescan of
 100,000 memories costs one ``stat`` per file and reads only the files whose (mtime, size)

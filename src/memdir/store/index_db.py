@@ -32,6 +32,7 @@ from memdir.model.memory import decode_memory_bytes, normalize_newlines, parse_m
 from memdir.paths import config_home
 from memdir.store.files import ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir, WriteGuard
+from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header
 
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path"]
@@ -105,7 +106,7 @@ def _fts_query(text: str) -> str:
     return " OR ".join(f'"{word}"' for word in words)
 
 
-class MemoryIndex:
+class MemoryIndex(RankerCaches):
     """The derived SQLite index of one memory directory; thread-safe, never authoritative."""
 
     def __init__(
@@ -386,58 +387,6 @@ class MemoryIndex:
         )
         rows: list[Any] = self._run(lambda conn: conn.execute(sql, (*FTS_WEIGHTS, match, limit)).fetchall())
         return [(str(file), float(score)) for file, score in rows]
-
-    # -- analyses (the lexical ranker's cache) ---------------------------------------------------
-    def get_analyses(self, paths: Sequence[str], version: str) -> dict[str, tuple[float, int, str]]:
-        found: dict[str, tuple[float, int, str]] = {}
-        keys = list(paths)
-        for start in range(0, len(keys), 500):
-            chunk = keys[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT path, mtime_ms, size, payload FROM analyses WHERE version=? AND path IN ({marks})"
-            params = (version, *chunk)
-
-            def step(conn: sqlite3.Connection, sql: str = sql, params: tuple[str, ...] = params) -> list[Any]:
-                return conn.execute(sql, params).fetchall()
-
-            found.update({str(p): (float(m), int(z), str(d)) for p, m, z, d in self._run(step)})
-        return found
-
-    def put_analyses(self, items: Mapping[str, tuple[float, int, str]], version: str) -> None:
-        def step(conn: sqlite3.Connection) -> None:
-            with conn:
-                conn.executemany(
-                    "INSERT OR REPLACE INTO analyses(path, version, mtime_ms, size, payload) VALUES (?, ?, ?, ?, ?)",
-                    [(path, version, mtime, size, payload) for path, (mtime, size, payload) in items.items()],
-                )
-
-        self._run(step)
-
-    # -- vectors (the embedding ranker's cache) ---------------------------------------------------
-    def get_vectors(self, hashes: Sequence[str], model_id: str) -> dict[str, bytes]:
-        found: dict[str, bytes] = {}
-        keys = list(hashes)
-        for start in range(0, len(keys), 500):
-            chunk = keys[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT hash, vector FROM vectors WHERE model=? AND hash IN ({marks})"
-            params = (model_id, *chunk)
-
-            def step(conn: sqlite3.Connection, sql: str = sql, params: tuple[str, ...] = params) -> list[Any]:
-                return conn.execute(sql, params).fetchall()
-
-            found.update({str(h): bytes(v) for h, v in self._run(step)})
-        return found
-
-    def put_vectors(self, items: Mapping[str, bytes], model_id: str) -> None:
-        def step(conn: sqlite3.Connection) -> None:
-            with conn:
-                conn.executemany(
-                    "INSERT OR REPLACE INTO vectors(hash, model, vector) VALUES (?, ?, ?)",
-                    [(h, model_id, blob) for h, blob in items.items()],
-                )
-
-        self._run(step)
 
 
 class IndexedMemoryDir(MemoryDir):

@@ -1,7 +1,11 @@
 import os
 import sqlite3
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memdir.model.memory import Memory, MemoryType
+from memdir.recall.lexical import _decode, _Doc, _encode
 from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
@@ -92,3 +96,16 @@ def test_a_damaged_stored_analysis_is_replaced_not_trusted(tmp_path):
 def test_a_lexical_selector_without_the_index_needs_no_cache(tmp_path):
     store = fill(str(tmp_path / "mem"), count=10)
     assert Recaller(store, selector=LexicalSelector()).select("billing review").files
+
+
+@given(
+    terms=st.dictionaries(
+        st.text(alphabet=st.characters(categories=["Ll", "Lo", "Nd"]), min_size=1, max_size=12),
+        st.sampled_from([0.5, 1.0, 2.5, 3.0, 5.5, 42.0]),
+        max_size=40,
+    ),
+    length=st.floats(min_value=0, max_value=1e6, allow_nan=False),
+)
+def test_a_stored_analysis_decodes_to_the_same_terms_and_length(terms, length):
+    doc = _Doc(key=(1.5, 10), terms=terms, length=length)
+    assert _decode(_encode(doc), (1.5, 10)) == doc

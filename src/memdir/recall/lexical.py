@@ -136,6 +136,8 @@ class AnalysisCache(Protocol):
     def put_analyses(self, items: Mapping[str, tuple[float, int, str]], version: str) -> None: ...
 
 
+# Bump when tokenize, stem, the stop words or the payload format change: stored analyses of another
+# version are ignored.
 _ANALYSIS_FORMAT = "1"
 # Below this many memories to analyse, asking the cache costs about what it saves.
 _CACHE_MIN_DOCS = 64
@@ -160,11 +162,10 @@ def _decode(payload: str, key: tuple[float, int]) -> _Doc | None:
     try:
         length, words, codes, table = json.loads(payload)
         weights = [_FLOATS.setdefault(float(value), float(value)) for value in table]
-        terms = dict(
-            zip(map(intern, words.split(" ")), map(weights.__getitem__, map(int, codes.split(" "))), strict=True)
-        )
-        if not words:
-            terms = {}
+        terms: dict[str, float] = {}
+        if words:
+            coded = map(weights.__getitem__, map(int, codes.split(" ")))
+            terms = dict(zip(map(intern, words.split(" ")), coded, strict=True))
     except (ValueError, TypeError, IndexError, AttributeError):
         return None
     return _Doc(key=key, terms=terms, length=float(length))

@@ -1,9 +1,12 @@
+import json
 import os
 import sqlite3
 
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memdir.cli import cli
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall.lexical import _decode, _Doc, _encode
 from memdir.recall.recaller import Recaller
@@ -109,3 +112,23 @@ def test_a_lexical_selector_without_the_index_needs_no_cache(tmp_path):
 def test_a_stored_analysis_decodes_to_the_same_terms_and_length(terms, length):
     doc = _Doc(key=(1.5, 10), terms=terms, length=length)
     assert _decode(_encode(doc), (1.5, 10)) == doc
+
+
+def test_reindex_stores_the_analyses_a_hook_would_otherwise_make(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "home"))
+    root = str(tmp_path / "mem")
+    fill(root)
+    result = CliRunner().invoke(cli, ["--memory-dir", root, "reindex", "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert len(stored(json.loads(result.stdout)["index"])) == 80
+
+
+def test_analyses_are_stored_in_batches_as_they_are_made(tmp_path, monkeypatch):
+    import memdir.recall.lexical as lexical
+
+    monkeypatch.setattr(lexical, "_CACHE_BATCH", 16)
+    root = str(tmp_path / "mem")
+    fill(root)
+    db = tmp_path / "index.sqlite3"
+    assert ranking(db, root, "release review checklist")
+    assert len(stored(db)) == 80

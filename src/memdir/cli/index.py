@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.recall.lexical import LexicalIndex
 from memdir.store.index_db import MemoryIndex
 
 __all__ = ["reindex"]
@@ -30,6 +31,8 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
     """
     with MemoryIndex(state.memory_dir.root) as index:
         stats = index.rebuild() if rebuild else index.refresh()
+        # The lexical analyses too, so that the first recall of a hook does not have to make them.
+        LexicalIndex(cache=index).sync(index.headers())
         embedded = 0
         if embed:
             from memdir.recall.embedding import EmbeddingRanker

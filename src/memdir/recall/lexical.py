@@ -141,6 +141,7 @@ class AnalysisCache(Protocol):
 _ANALYSIS_FORMAT = "1"
 # Below this many memories to analyse, asking the cache costs about what it saves.
 _CACHE_MIN_DOCS = 64
+_CACHE_BATCH = 2000
 
 
 def analysis_version(weights: Mapping[str, float]) -> str:
@@ -278,6 +279,11 @@ class LexicalIndex:
             if doc is None:
                 doc = _analyse(header, self.field_weights)
                 fresh[path] = (header.mtime_ms, header.size, _encode(doc))
+                # Stored as it goes: a process stopped half-way (a hook past its timeout) leaves
+                # its work for the next one instead of every process starting over.
+                if len(fresh) >= _CACHE_BATCH:
+                    self.cache.put_analyses(fresh, self.version)
+                    fresh = {}
             self._analysed[path] = doc
         if fresh:
             self.cache.put_analyses(fresh, self.version)

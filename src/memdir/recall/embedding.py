@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from memdir.errors import ConfigError
 from memdir.recall.selectors import Selection, SelectionRequest
-from memdir.store.scan import MemoryHeader
+from memdir.store.scan import MemoryHeader, same_headers
 
 __all__ = [
     "MODEL_ENV_VAR",
@@ -263,22 +263,19 @@ class EmbeddingRanker:
                 self.cache.put_vectors({k: v.tobytes() for k, v in fresh.items()}, self.encoder.model_id)
 
     def _prepare(self, candidates: Sequence[MemoryHeader]) -> _Prepared:
-        """Vectors for ``candidates``, reused while the list holds the same headers.
-
-        The list comparison checks identity element by element in C, so a long-lived process
-        recognises an unchanged store without hashing any memory's text again.
-        """
+        """Vectors for ``candidates``, reused while the list holds the same headers, so a
+        long-lived process does not hash every memory's text again for each query."""
         import numpy as np
 
-        current = candidates if isinstance(candidates, list) else list(candidates)
         prepared = self._prepared
-        if prepared is not None and len(prepared.candidates) == len(current) and prepared.candidates == current:
+        if prepared is not None and same_headers(candidates, prepared.candidates):
             return prepared
+        current = list(candidates)
         texts = [memory_text(header) for header in current]
         hashes = [text_hash(text) for text in texts]
         self._ensure(hashes, texts)
         matrix = np.stack([self._vectors[h] for h in hashes]) if hashes else np.zeros((0, self.encoder.dimension))
-        prepared = self._prepared = _Prepared(list(current), matrix.astype(np.float32, copy=False))
+        prepared = self._prepared = _Prepared(current, matrix.astype(np.float32, copy=False))
         return prepared
 
     def _query_vector(self, query: str) -> Any:

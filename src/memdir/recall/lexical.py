@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sys import intern
 from typing import Protocol
 
-from memdir.store.scan import MemoryHeader
+from memdir.store.scan import MemoryHeader, same_headers
 
 __all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "AnalysisCache", "LexicalIndex", "analysis_version", "stem", "tokenize"]
 
@@ -231,19 +231,16 @@ class LexicalIndex:
 
         Headers are frozen values, so headers equal to last time's mean the same documents.
         """
-        current = headers if isinstance(headers, list) else list(headers)
         with self._lock:
-            # List equality tests identity first, element by element, in C: the same header objects
-            # as last time (every warm query of a long-lived process) cost well under a millisecond
-            # at 100,000 memories, where hashing their ids cost 30 ms.
-            if len(current) == len(self._held) and current == self._held:
+            if same_headers(headers, self._held):
                 return
+            current = list(headers)
             if self.cache is not None:
                 self._load_analyses(current)
-            live = {header.path for header in headers}
+            live = {header.path for header in current}
             for path in [p for p in self._docs if p not in live]:
                 self._remove(path)
-            for header in headers:
+            for header in current:
                 doc = self._docs.get(header.path)
                 if doc is not None and doc.key == (header.mtime_ms, header.size):
                     continue
@@ -255,7 +252,7 @@ class LexicalIndex:
                 self._add(header.path, cached)
             if len(self._analysed) > 2 * len(self._docs) + 64:
                 self._analysed = {path: doc for path, doc in self._analysed.items() if path in self._docs}
-            self._held = list(current)
+            self._held = current
             self.headers = {header.path: header for header in current}
 
     def _load_analyses(self, headers: Sequence[MemoryHeader]) -> None:

@@ -210,8 +210,55 @@ def test_memdir_mcp_serves_over_a_real_stdio_subprocess(tmp_path, env):
     saved, recalled, tools = anyio.run(main)
     assert saved.structured_content["status"] == "created"
     assert "A mocked database hid a broken migration." in recalled.content[0].text
+    assert "A mocked database hid a broken migration." in recalled.structured_content["text"]
     assert len(tools.tools) == 6
     assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("- [Real DB in tests]")
+
+
+def _visible_to_a_model(result):
+    """What Claude Code shows the model: the structured result as JSON when there is one, else the text."""
+    if result.structured_content is not None:
+        return json.dumps(result.structured_content, ensure_ascii=False)
+    return "".join(block.text for block in result.content)
+
+
+def test_every_tool_result_shows_claude_code_what_its_text_says(tmp_path, env):
+    mem = tmp_path / "mem"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memdir.cli", "--memory-dir", str(mem), "mcp"],
+        env={**env, FORBID_ENV_VAR: "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+        cwd=str(tmp_path),
+    )
+
+    async def main():
+        with anyio.fail_after(TIMEOUT):
+            async with Client(params) as client:
+                tools = (await client.list_tools()).tools
+                results = [
+                    await client.call_tool("remember", REMEMBER),
+                    await client.call_tool("recall", {"query": "should the integration tests mock the database"}),
+                    await client.call_tool("recall", {"query": "what is the weather on mars today"}),
+                    await client.call_tool("read", {"file": "feedback_real_db_in_tests.md"}),
+                    await client.call_tool("list", {}),
+                    await client.call_tool("update", {"file": "feedback_real_db_in_tests.md", "append": "Still true."}),
+                    await client.call_tool("remember", {**REMEMBER, "type": "opinion"}),
+                    await client.call_tool("forget", {"file": "feedback_real_db_in_tests.md"}),
+                ]
+                return tools, results
+
+    tools, results = anyio.run(main)
+    for result in results:
+        text = "".join(block.text for block in result.content)
+        structured = result.structured_content
+        assert text == json.dumps(structured, indent=2, ensure_ascii=False) or text in structured.values()
+    recalled = _visible_to_a_model(results[1])
+    assert "A mocked database hid a broken migration." in recalled
+    assert "Memory (saved today)" in recalled
+    assert "A mocked database hid a broken migration." in _visible_to_a_model(results[3])
+    for tool in tools:
+        # A declared output schema would make clients insist on structured results matching it.
+        assert tool.output_schema is None
 
 
 def free_port():

@@ -4,6 +4,10 @@ The MCP server only wires these methods to the protocol, so the behaviour a mode
 write reports, which rule refused it, how a loosely named file is found) is testable without a
 transport. Every write answers with a :class:`Outcome`: the files and index line that changed,
 or the rule that refused the write and its message (SPEC Part A 10).
+
+Every payload carries all the text a model needs, because Claude Code hands the model a tool's
+structured result instead of its text content whenever both are present: ``recall`` puts the
+rendered memories in ``text`` and ``read`` the file in ``content``.
 """
 
 from __future__ import annotations
@@ -118,17 +122,18 @@ class MemoryToolbox:
             result = self.recaller.recall(query, limit=max(1, min(limit, 20)))
         except MemdirError as exc:
             return Outcome.refused(exc)
-        payload = {
-            "selector": result.selector,
-            "skipped": result.skipped,
-            "files": [m.file for m in result.memories],
-        }
         if result.reminders:
             text = "\n\n".join(result.reminders)
         elif result.skipped:
             text = f"recall skipped: {result.skipped}"
         else:
             text = "no relevant memories"
+        payload = {
+            "text": text,
+            "files": [m.file for m in result.memories],
+            "selector": result.selector,
+            "skipped": result.skipped,
+        }
         return Outcome(ok=True, payload=payload, text=text)
 
     def list_memories(self, *, type: str | None = None) -> Outcome:

@@ -52,6 +52,7 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "teamServer": None,  # team sync base URL
     "model": None,  # model spec for the LLM selector and background agents
     "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
+    "hookSelector": "lexical",  # the UserPromptSubmit hook's selector; auto/llm let it call the model
     "derivedIndex": None,  # true/false: scans come from the SQLite index; null: on when scanCap is null
     "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
     "extractEveryTurns": 1,  # run background extraction every N eligible turns (trailing runs excepted)

@@ -260,3 +260,25 @@ def test_stop_also_starts_a_dream_when_the_auto_dream_gate_is_open(tmp_path, pro
     again = Recorder()
     run_hook("stop", data, env=disabled, launcher=again)
     assert len(again.calls) == 1
+
+
+def test_the_prompt_hook_calls_no_model_unless_the_hook_selector_setting_allows_it(tmp_path, project, env, memories):
+    # The scripted model picks nothing, so a model call would surface nothing.
+    script = tmp_path / "picks-nothing.json"
+    script.write_text(json.dumps({"responses": [{"json": {"selected_memories": []}}]}), encoding="utf-8")
+    with_model = {**env, "MEMDIR_MODEL": f"scripted:{script}"}
+    stdin = json.dumps(hook_input(tmp_path, project, prompt=PROMPT))
+    offline = cli_hook(tmp_path, "user-prompt-submit", stdin, with_model)
+    assert offline.returncode == 0 and offline.stderr == ""
+    assert "A mocked database" in json.loads(offline.stdout)["hookSpecificOutput"]["additionalContext"]
+
+    settings = tmp_path / "claude" / "settings.json"
+    settings.write_text(json.dumps({"memdir": {"hookSelector": "auto"}}), encoding="utf-8")
+    fresh = json.dumps({**hook_input(tmp_path, project, prompt=PROMPT), "session_id": "s2"})
+    allowed = cli_hook(tmp_path, "user-prompt-submit", fresh, with_model)
+    assert allowed.returncode == 0 and allowed.stdout == ""
+
+    settings.write_text(json.dumps({"memdir": {"hookSelector": "psychic"}}), encoding="utf-8")
+    refused = cli_hook(tmp_path, "user-prompt-submit", fresh, with_model)
+    assert refused.returncode == 0 and refused.stdout == ""
+    assert "memdir.hookSelector must be one of" in refused.stderr

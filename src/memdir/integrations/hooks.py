@@ -6,8 +6,10 @@
   (they left the context). It prints nothing when memdir uses Claude Code's own memory directory,
   since Claude Code already puts that ``MEMORY.md`` into context; when memdir was pointed at another
   directory (``--memory-dir``), it adds that index as ``additionalContext``.
-* ``user-prompt-submit``: recalls the memories relevant to the prompt (offline selector, no model
-  call) that this session has not been shown, and returns them as ``additionalContext``.
+* ``user-prompt-submit``: recalls the memories relevant to the prompt that this session has not
+  been shown, and returns them as ``additionalContext``. The prompt waits for this hook, so it
+  ranks offline (no model call) unless the setting ``memdir.hookSelector`` is ``auto`` or ``llm``;
+  then a model may answer, within 8 seconds, before the offline ranking takes over.
 * ``stop``: when a model is configured, starts ``memdir extract`` on the transcript in the
   background and returns at once (never when ``stop_hook_active``, so it cannot loop).
 * ``pre-compact``: when a model is configured, starts ``memdir session update`` in the background.
@@ -43,7 +45,7 @@ from memdir.integrations.hook_state import (
 )
 from memdir.journal.gate import DreamGate, auto_dream_enabled
 from memdir.llm import resolve_model_spec
-from memdir.recall.factory import make_selector
+from memdir.recall.factory import SELECTOR_KINDS, make_selector
 from memdir.recall.llm_selector import LLMSelector
 from memdir.session_context import MemorySession
 
@@ -109,6 +111,17 @@ def _context(event: str, text: str) -> dict[str, Any]:
 HOOK_SELECTOR_TIMEOUT = 8.0  # seconds; the installed UserPromptSubmit hook has a 15 s timeout
 
 
+def _hook_selector_kind(config: MemoryConfig) -> str:
+    """The selector kind the prompt hook uses: ``memdir.hookSelector``, not ``memdir.selector``."""
+    kind = config.setting("hookSelector")
+    if not isinstance(kind, str) or kind not in SELECTOR_KINDS:
+        raise ConfigError(
+            f"settings key memdir.hookSelector must be one of {', '.join(SELECTOR_KINDS)}, not {kind!r}",
+            rule="settings",
+        )
+    return kind
+
+
 def _model_configured(config: MemoryConfig, env: Mapping[str, str]) -> bool:
     return resolve_model_spec(None, env=env, settings_value=config.setting("model")) is not None
 
@@ -134,7 +147,7 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str,
     if not hook.prompt:
         return HookResult(note="no prompt")
     path = _state_path(hook, env)
-    selector = make_selector(config, env=env)
+    selector = make_selector(config, _hook_selector_kind(config), env=env)
     if isinstance(selector, LLMSelector):
         # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
         # must give way to the offline ranking well before that.

@@ -17,6 +17,7 @@ from memdir.cli import (  # noqa: F401
     memories,
     session,
     team,
+    ui,
 )
 from memdir.cli.main import cli, main
 

@@ -1,0 +1,83 @@
+"""``memdir ui``: serve the local web view of the project's memory on 127.0.0.1."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import sys
+import webbrowser
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import click
+
+from memdir.cli.main import CliState, cli, pass_state
+from memdir.errors import SyncError
+
+if TYPE_CHECKING:
+    from memdir.team.sync import TeamStatus
+
+__all__ = ["ui"]
+
+
+def _team_status(state: CliState) -> Callable[[], TeamStatus] | None:
+    """A callable asking the team server for the sync state, or None when none is configured."""
+    from memdir.team.client import TeamClient, resolve_endpoint
+    from memdir.team.state import SyncState
+    from memdir.team.sync import status
+
+    config = state.config
+    try:
+        endpoint = resolve_endpoint(cwd=config.project_root, settings_server=config.setting("teamServer"))
+    except SyncError:
+        return None
+    if importlib.util.find_spec("httpx") is None:
+        return None
+
+    def ask() -> TeamStatus:
+        with TeamClient(endpoint) as client:
+            return status(client, SyncState(), config.team_dir)
+
+    return ask
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir ui
+  memdir ui --port 8800 --no-browser
+"""
+)
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="TCP port (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the address only; do not open a browser.")
+@pass_state
+def ui(state: CliState, port: int, no_browser: bool) -> None:
+    """Browse, search and edit this project's memories in a local web page.
+
+    The first line printed is the address, with the access token that keeps other local users out.
+    """
+    for module in ("starlette", "uvicorn", "jinja2"):
+        if importlib.util.find_spec(module) is None:
+            raise click.ClickException(f"memdir ui needs {module}: pip install 'memdir[ui]'")
+    import uvicorn
+
+    from memdir.ui.app import create_ui_app
+    from memdir.ui.services import build_services
+    from memdir.ui.web import new_secret
+
+    services = build_services(state.config, team_status=_team_status(state))
+    token = new_secret()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; pick another --port") from exc
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/?token={token}"
+    click.echo(url)
+    sys.stdout.flush()
+    click.echo(f"serving {state.config.memory_dir} until Ctrl-C", err=True)
+    if not no_browser:
+        webbrowser.open(url)
+    server = uvicorn.Server(uvicorn.Config(create_ui_app(services, token=token), log_level="warning"))
+    server.run(sockets=[sock])

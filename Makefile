@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 venv: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML playwright
 
 demo: $(BIN)/python
 	$(BIN)/pip install --quiet -e .

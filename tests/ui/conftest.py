@@ -53,3 +53,47 @@ def client(services: UiServices) -> Iterator[TestClient]:
         first = c.get(f"/?token={TOKEN}", follow_redirects=False)
         assert first.status_code == 303
         yield c
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_context_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Debian's chromium driven by Playwright, each context in a fresh profile directory.
+
+    Skipped, saying why, only when chromium or Playwright is missing; CI installs both.
+    """
+    import os
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("browser tests need Playwright for Python (pip install playwright)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    contexts = []
+    with sync_playwright() as playwright:
+
+        def launch(**options: object) -> object:
+            profile = tmp_path_factory.mktemp("chromium-profile")
+            context = playwright.chromium.launch_persistent_context(
+                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, **options
+            )
+            contexts.append(context)
+            return context
+
+        yield launch
+        for context in contexts:
+            context.close()

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import TOKEN
 from memdir.ui.app import UiServices, create_ui_app
+
+TOKEN = "test-token-0123456789"  # the token the client fixture visits with
 
 
 def csrf_of(html: str) -> str:

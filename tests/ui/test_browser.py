@@ -1,0 +1,139 @@
+"""The web view in a real browser (headless chromium): what a person clicks, end to end.
+
+Each page is also saved as a screenshot under tests/artifacts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ARTIFACTS
+
+
+@pytest.fixture
+def ui_url(memory_root: Path, tmp_path: Path) -> Iterator[str]:
+    """``memdir ui`` as a child process; yields the tokened address it printed first."""
+    team = memory_root / "team"
+    team.mkdir()
+    (team / "project_deploy.md").write_text(
+        "---\nname: Deploy\ndescription: how we deploy the payments service\ntype: project\n---\n\nUse the pipeline.\n",
+        "utf-8",
+    )
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    (team / "reference_ci.md").write_text(
+        f"---\nname: CI\ndescription: the CI token\ntype: reference\n---\n\ntoken {secret}\n", "utf-8"
+    )
+    (memory_root / "project_orphan.md").write_text(
+        "---\nname: Orphan\ndescription: a memory missing from the index\ntype: project\n---\n\nbody\n", "utf-8"
+    )
+    command = [sys.executable, "-m", "memdir", "--memory-dir", str(memory_root), "ui", "--no-browser"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "c")}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env) as process:
+        try:
+            assert process.stdout is not None
+            yield process.stdout.readline().strip()
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"ui-{name}.png"), full_page=True)
+
+
+def test_a_person_browses_searches_edits_and_checks_memory_in_chromium(
+    browser_context_factory: Callable[..., Any], ui_url: str, memory_root: Path
+) -> None:
+    context = browser_context_factory(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+
+    page.goto(ui_url)
+    assert "token=" not in page.url
+    assert page.get_by_role("heading", name="Memories").is_visible()
+    assert page.get_by_role("link", name="Real DB in tests").is_visible()
+    shot(page, "list")
+
+    page.get_by_label("Search").fill("database mocks")
+    page.get_by_role("button", name="Search").click()
+    page.wait_for_url("**/?q=database+mocks*")
+    assert "match" in page.get_by_role("status").inner_text()
+    shot(page, "search")
+
+    page.get_by_role("link", name="Real DB in tests").click()
+    page.wait_for_url("**/m/feedback_real_db_in_tests.md")
+    assert page.get_by_label("Name", exact=True).input_value() == "Real DB in tests"
+    page.get_by_label("Description").fill("Integration tests hit a real PostgreSQL, never mocks")
+    page.get_by_label("Text").fill("Never mock the database.\n**Why:** edited in chromium.")
+    shot(page, "edit")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url("**/m/feedback_real_db_in_tests.md?saved=1")
+    assert page.get_by_role("status").inner_text() == "Saved."
+    on_disk = (memory_root / "feedback_real_db_in_tests.md").read_text(encoding="utf-8")
+    assert "edited in chromium" in on_disk and "real PostgreSQL" in on_disk
+    assert "real PostgreSQL" in (memory_root / "MEMORY.md").read_text(encoding="utf-8")
+    shot(page, "saved")
+
+    page.get_by_role("link", name="Recall").click()
+    page.get_by_label("A message from the user").fill("should the integration tests use a real database?")
+    page.get_by_role("button", name="Show what recall would add").click()
+    page.wait_for_url("**/recall?message=*")
+    assert "<system-reminder>" in page.locator("pre").first.inner_text()
+    shot(page, "recall")
+
+    page.get_by_role("link", name="Doctor").click()
+    assert page.get_by_text("index-missing").first.is_visible()
+    shot(page, "doctor")
+    page.get_by_role("button", name="Fix the indexes").click()
+    page.get_by_text("Repaired MEMORY.md").wait_for()
+    assert "project_orphan.md" in (memory_root / "MEMORY.md").read_text(encoding="utf-8")
+    shot(page, "doctor-fixed")
+
+    page.get_by_role("link", name="Team").click()
+    assert page.get_by_role("link", name="Deploy").is_visible()
+    alert = page.get_by_role("alert").inner_text()
+    assert "reference_ci.md" in alert and "ghp_" not in page.content()
+    shot(page, "team")
+
+    page.get_by_role("link", name="New").click()
+    page.get_by_label("Name", exact=True).fill("Release freeze")
+    page.get_by_label("Description").fill("No merges after Thursday")
+    page.get_by_label("Type", exact=True).select_option("project")
+    page.get_by_label("Text").fill("The mobile team cuts the branch.")
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url("**/m/project_release_freeze.md?saved=1")
+    assert (memory_root / "project_release_freeze.md").is_file()
+
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete this memory").click()
+    page.get_by_text("Deleted").first.wait_for()
+    assert not (memory_root / "project_release_freeze.md").exists()
+
+
+def test_the_view_fits_a_phone_screen(browser_context_factory: Callable[..., Any], ui_url: str) -> None:
+    context = browser_context_factory(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(ui_url)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    shot(page, "phone-list")
+    page.get_by_role("link", name="Real DB in tests").click()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    shot(page, "phone-memory")
+
+
+def test_without_the_token_the_browser_gets_the_403_page(
+    browser_context_factory: Callable[..., Any], ui_url: str
+) -> None:
+    context = browser_context_factory()
+    page = context.new_page()
+    response = page.goto(ui_url.split("?", 1)[0])
+    assert response is not None and response.status == 403
+    assert page.get_by_role("alert").is_visible()
+    assert "Real DB" not in page.content()
+    shot(page, "forbidden")

@@ -4,27 +4,71 @@ Every command resolves the project's configuration through :class:`CliState`, so
 and ``--memory-dir`` mean the same everywhere. A :class:`~memdir.errors.MemdirError` becomes
 one line on stderr and a non-zero exit; nothing else in the CLI prints tracebacks for expected
 failures.
+
+Commands live in one module per noun group and register themselves on :data:`cli` when that
+module is imported. :data:`COMMAND_MODULES` says which module holds which command, so a run
+imports only the module of the command it runs: a Claude Code hook starts a process per event,
+and importing every command (the team server, the agents, the SDKs) cost more than the hook's work.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from memdir.config import MemoryConfig, open_memory_dir, resolve_config
 from memdir.errors import MemdirError
-from memdir.store.memdir import MemoryDir
 
-__all__ = ["CliState", "MemdirGroup", "cli", "echo_json", "main", "pass_state"]
+if TYPE_CHECKING:
+    from memdir.config import MemoryConfig
+    from memdir.store.memdir import MemoryDir
+
+__all__ = ["COMMAND_MODULES", "CliState", "MemdirGroup", "cli", "echo_json", "main", "pass_state"]
 
 EXIT_ERROR = 1
 
+# command name -> module of memdir.cli that defines it; a new command adds its line here
+COMMAND_MODULES: Mapping[str, str] = {
+    "add": "memories",
+    "agent": "agent",
+    "doctor": "inspect",
+    "dream": "journal",
+    "extract": "extract",
+    "hook": "hooks",
+    "hooks": "hooks",
+    "init": "inspect",
+    "instructions": "instructions",
+    "list": "memories",
+    "log": "journal",
+    "mcp": "mcp",
+    "path": "inspect",
+    "prompt": "inspect",
+    "recall": "inspect",
+    "reindex": "index",
+    "rm": "memories",
+    "session": "session",
+    "show": "memories",
+    "team": "team",
+    "ui": "ui",
+}
+
 
 class MemdirGroup(click.Group):
-    """A click group that turns memdir's own errors into one clear line and exit status 1."""
+    """A click group that imports a command's module only when that command is asked for, and turns
+    memdir's own errors into one clear line and exit status 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMAND_MODULES) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if cmd_name not in self.commands and module is not None:
+            importlib.import_module(f"memdir.cli.{module}")
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -44,12 +88,16 @@ class CliState:
     @property
     def config(self) -> MemoryConfig:
         if self._config is None:
+            from memdir.config import resolve_config
+
             self._config = resolve_config(self.project, memory_dir=self.memory_dir_option)
         return self._config
 
     @property
     def memory_dir(self) -> MemoryDir:
         if self._dir is None:
+            from memdir.config import open_memory_dir
+
             self._dir = open_memory_dir(self.config)
         return self._dir
 

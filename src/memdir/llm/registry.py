@@ -6,13 +6,11 @@ Providers are looked up, never branched on, so a plugin or a test can add one wi
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Mapping
 
 from memdir.errors import ConfigError
-from memdir.llm import anthropic as _anthropic
-from memdir.llm import openai as _openai
-from memdir.llm import scripted as _scripted
 from memdir.llm.base import ChatModel
 
 __all__ = [
@@ -31,10 +29,22 @@ SETTINGS_KEY = "memdir.model"
 ProviderFactory = Callable[[str, Mapping[str, str]], ChatModel]
 """Called with the part of the spec after "PROVIDER:" and the environment to read keys from."""
 
+
+def _load_from(module: str) -> ProviderFactory:
+    """The ``load`` function of one of memdir's provider modules, imported when a spec names it
+    (a process that never builds a model never imports the adapters)."""
+
+    def load(rest: str, env: Mapping[str, str]) -> ChatModel:
+        factory: ProviderFactory = importlib.import_module(module).load
+        return factory(rest, env)
+
+    return load
+
+
 _providers: dict[str, ProviderFactory] = {
-    "anthropic": _anthropic.load,
-    "openai": _openai.load,
-    "scripted": _scripted.load,
+    "anthropic": _load_from("memdir.llm.anthropic"),
+    "openai": _load_from("memdir.llm.openai"),
+    "scripted": _load_from("memdir.llm.scripted"),
 }
 
 

@@ -64,3 +64,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     admin_url = request.getfixturevalue("postgres_admin_url")
     with fresh_postgres_database(admin_url) as url:
         yield url
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say at the end why tests were skipped: a missing PostgreSQL or strace skips whole groups of
+    tests, and the bare "68 skipped" count does not tell a local run what it did not check."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        terminalreporter.write_line(f"memdir: {count} test{'s' if count != 1 else ''} skipped: {reason}", yellow=True)

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -145,17 +148,46 @@ def test_realpath_deepest_existing_fails_closed(root: Path) -> None:
     assert info.value.rule == "symlink-loop"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
-def test_unreadable_directory_cannot_be_verified(tmp_path: Path) -> None:
-    locked = tmp_path / "locked"
-    (locked / "inner").mkdir(parents=True)
-    locked.chmod(0)
+# Root ignores directory permissions, so as root the check runs in a child that drops to an
+# unprivileged user after importing memdir (the checkout may not be readable by that user).
+UNVERIFIABLE_CHILD = """
+import os, sys
+from memdir.errors import UnsafePathError
+from memdir.paths import contain, realpath_deepest_existing
+if os.geteuid() == 0:
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
+rules = []
+checks = (lambda: realpath_deepest_existing(sys.argv[1] + "/inner/x.md"), lambda: contain(sys.argv[1], "inner/x.md"))
+for check in checks:
     try:
-        with pytest.raises(UnsafePathError) as info:
-            realpath_deepest_existing(str(locked / "inner" / "x.md"))
-        assert info.value.rule == "cannot-verify"
-    finally:
-        locked.chmod(0o700)
+        rules.append("allowed " + check())
+    except UnsafePathError as exc:
+        rules.append(exc.rule)
+print(" ".join(rules))
+"""
+
+
+def test_a_directory_that_cannot_be_examined_is_refused_not_trusted() -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch)
+        base.chmod(0o755)  # reachable by the unprivileged user; only "locked" is closed
+        locked = base / "locked"
+        (locked / "inner").mkdir(parents=True)
+        locked.chmod(0)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", UNVERIFIABLE_CHILD, str(locked)],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        finally:
+            locked.chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["cannot-verify", "cannot-verify"]
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from memdir.config import resolve_config
+from memdir.model.memory import Memory, MemoryType
 from memdir.prompt import (
     PromptConfig,
     build_memory_lines,
@@ -11,6 +13,7 @@ from memdir.prompt import (
     memory_index_block,
     render_user_context,
 )
+from memdir.session_context import MemorySession
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -44,8 +47,23 @@ def test_the_auto_memory_section_has_every_section_in_order():
     check_snapshot("prompt_auto.md", text)
 
 
-def test_the_section_never_contains_the_index_and_is_stable():
-    assert build_memory_prompt(AUTO) == build_memory_prompt(AUTO)
+def test_the_section_never_contains_the_index_and_is_stable(tmp_path):
+    environ = {"CLAUDE_CONFIG_DIR": str(tmp_path / "home"), "HOME": str(tmp_path)}
+    (tmp_path / "proj").mkdir()
+    session = MemorySession(resolve_config(str(tmp_path / "proj"), env=environ))
+    before = session.system_prompt_section()
+    session.memory_dir.save(
+        Memory(name="Release freeze", description="Mobile freeze starts 2026-03-05", type=MemoryType.PROJECT, body="")
+    )
+    session.clear()
+    after = session.system_prompt_section()
+    context = session.user_context()
+    [saved] = session.memory_dir.list()
+    assert context is not None and f"]({saved.filename})" in context  # the index goes to the user context
+    assert "Mobile freeze starts 2026-03-05" in context
+    assert before is not None and after == before
+    assert "Mobile freeze" not in after and saved.filename not in after
+    assert after == build_memory_prompt(session.prompt_config())
 
 
 def test_skip_index_drops_the_index_step():

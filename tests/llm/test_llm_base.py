@@ -50,7 +50,9 @@ def test_booleans_are_not_integers_and_integers_are_numbers() -> None:
 
 @given(st.lists(st.text(), max_size=5))
 def test_any_list_of_strings_satisfies_the_selection_schema(names: list[str]) -> None:
-    validate_json_output({"selected_memories": names}, SELECTION)
+    value = {"selected_memories": names}
+    assert validate_json_output(value, SELECTION) is value
+    assert value == {"selected_memories": names}
 
 
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(), lambda c: st.lists(c, max_size=3)))

@@ -159,9 +159,103 @@ def test_clean_content_passes_the_write_guard() -> None:
     check_team_write("We deploy on Fridays; the staging token lives in the vault.\n", path="team/a.md")
 
 
-def test_ordinary_dialogue_has_no_findings() -> None:
+# What team memories and conversations look like: notes full of dates, versions, commit ids, hashes,
+# UUIDs, URLs and the words "token", "password" and "secret", in several languages and scripts.
+ORDINARY_PROSE = {
+    "en-notes": """\
+We deploy the billing service on Tuesdays and Thursdays, never on Fridays. The release train leaves at
+14:00 UTC; anything merged after 13:30 waits for the next one. Ask Priya before touching the invoice
+templates: finance signs off on every wording change, and the legal footer is versioned (currently v4.2.1).
+
+The staging token lives in the team vault under "billing/staging"; nobody should paste it into chat or a
+memory. Rotate it with `make rotate-staging` and update the CI variable STAGING_API_TOKEN afterwards.
+The password policy for the admin console is 16 characters minimum, checked by the identity team.
+
+Incident 2025-11-03: the nightly export job (commit 3f9c2ab, "batch the ledger reads") doubled memory use
+because the cursor was never closed. Fixed in 8d1e4f0. Trace id 4bf92f3577b34da6a3ce929d0e0e4736 shows the
+spike; the dashboard is https://grafana.internal.example.com/d/billing-export?from=now-7d&to=now.
+""",
+    "en-dialogue": """\
+Hey, did you manage to finish the painting for your sister's birthday? I remember you said the sunflowers
+were giving you trouble. Honestly I think the yellow was perfect, she is going to love it.
+
+Yes! I stayed up until 2am on Saturday but it's done. We're meeting at the lake house on the 14th, and my
+cousin is bringing the cake from that bakery on 5th Avenue. Do you still have the key to the boat shed?
+
+I do, it's on the hook by the door. The code for the gate changed though; text me when you get there and
+I'll tell you. Also my flight number is LH 4021, landing at 18:45 if you want to pick me up.
+""",
+    "en-code": """\
+The retry helper lives in src/net/retry.py; it backs off exponentially (base 0.5 s, factor 2, cap 30 s)
+and gives up after 6 attempts. Configuration keys: `retry.max_attempts`, `retry.base_delay`,
+`auth.token_ttl_seconds`. The user id 7c9e6679-7425-40de-944b-e07fc1f90ae7 in the fixture is a random
+UUID, not a real account. SHA-256 of the release tarball:
+e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855.
+
+Use `secret_key = os.environ["APP_SECRET_KEY"]` instead of hard-coding it, and keep `.env` out of git.
+The base64 logo in the email template (iVBORw0KGgo...) is just a PNG header. Colours: #1f77b4 and #ff7f0e.
+""",
+    "fr": """\
+L'équipe mobile gèle les versions à partir du 5 mars 2026 : plus aucune fusion vers la branche de
+publication sans l'accord de Camille. Les tests d'intégration doivent toucher une vraie base PostgreSQL,
+jamais une base simulée ; la dernière fois, une migration cassée est passée en production à cause de ça.
+
+Le mot de passe du Wi-Fi des invités est affiché à l'accueil, inutile de le noter ici.
+""",
+    "de": """\
+Die Datenbankmigration läuft jeden Sonntag um 03:00 Uhr. Vorher unbedingt das Backup prüfen: der
+Speicherort ist im Betriebshandbuch beschrieben, Kapitel 7.3. Schlüssel und Zugangsdaten gehören in den
+Tresor des Teams, nicht ins Wiki und nicht in Notizen.
+
+Frau Müller übernimmt ab Januar die Rufbereitschaft für das Zahlungssystem; Übergabe am 28. Dezember.
+""",
+    "es": """\
+El cliente prefiere respuestas cortas y sin jerga. La reunión semanal es los miércoles a las 10:30 (hora
+de Madrid) y las actas se guardan en la carpeta compartida «Proyectos/2026». Nunca enviar contraseñas por
+correo: usamos el gestor de secretos de la empresa.
+""",
+    "ja": """\
+リリースは毎週火曜日の午後に行います。金曜日のデプロイは禁止です。認証トークンやパスワードは
+チームの金庫に保存し、メモやチャットには絶対に書かないでください。
+
+統合テストは本物のデータベースに接続すること。前回はモックのせいで壊れたマイグレーションが本番に出ました。
+""",
+    "zh": """\
+用户是后端负责人，偏好简短的回答。每周三上午十点开例会，会议记录放在共享文件夹里。
+不要在笔记里写密码或密钥；它们统一保存在团队的密钥库中。发布冻结从三月五日开始。
+""",
+    "ru": """\
+Сборка ночного отчёта запускается в 02:00 по Москве. Ключи доступа и пароли хранятся только в
+хранилище команды; в заметки и в чат их не копировать. Ответственный за релиз — Дмитрий.
+""",
+    "ar": """\
+يفضّل المستخدم الإجابات القصيرة والواضحة. الاجتماع الأسبوعي يوم الأحد الساعة العاشرة صباحًا.
+لا تكتب كلمات المرور أو المفاتيح في الملاحظات؛ تُحفظ في خزنة الفريق فقط.
+""",
+    "hi": """\
+हर मंगलवार दोपहर को रिलीज़ होती है, शुक्रवार को कभी नहीं। पासवर्ड और टोकन टीम की तिजोरी में रखे जाते हैं,
+नोट्स में नहीं। इंटीग्रेशन टेस्ट असली डेटाबेस से जुड़ने चाहिए।
+""",
+    "ko": """\
+배포는 매주 화요일 오후에 합니다. 비밀번호와 토큰은 팀 금고에만 보관하고 메모에는 적지 마세요.
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(ORDINARY_PROSE))
+def test_ordinary_prose_has_no_findings_and_a_token_inside_it_is_found(language: str) -> None:
+    text = ORDINARY_PROSE[language]
+    assert scan_for_secrets(text) == []
+    check_team_write(text, path="team/notes.md")
+    paragraphs = text.split("\n\n")
+    with_token = "\n\n".join([*paragraphs[:1], "see " + SYNTHETIC["github-pat"]() + " below", *paragraphs[1:]])
+    assert [f.rule_id for f in scan_for_secrets(with_token)] == ["github-pat"]
+
+
+def test_ordinary_dialogue_from_locomo_has_no_findings() -> None:
+    """An extra, larger corpus when the LoCoMo benchmark file is present next to the checkout."""
     if not LOCOMO.exists():
-        pytest.skip(f"{LOCOMO} is absent; the prose corpus check needs it")
+        pytest.skip(f"{LOCOMO} is absent; the larger dialogue corpus is optional")
     samples = json.loads(LOCOMO.read_text(encoding="utf-8"))
     turns = 0
     for sample in samples:

@@ -74,6 +74,7 @@ def test_dependency_direction_model_then_store_then_features():
                         "memdir.team.secrets",
                         "memdir.model.keys",
                         "memdir.errors",
+                        "memdir.ui.web",
                     )
                 ), f"{path} imports {module}"
 

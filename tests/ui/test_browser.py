@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ARTIFACTS
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"  # screenshots, not kept in git
 
 
 @pytest.fixture

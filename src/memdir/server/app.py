@@ -15,10 +15,11 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from memdir.errors import MemdirError
-from memdir.server.auth import AuthDenied, authenticate, permit
+from memdir.server.auth import AuthDenied, authenticate, bearer_token, permit
+from memdir.server.dashboard import DASHBOARD_PATH, RefusalLog, create_dashboard
 from memdir.server.storage.base import DEFAULT_MAX_ENTRIES, PutConflict, PutTooMany, RepoState, Storage
 from memdir.team.protocol import (
     API_PATH,
@@ -55,9 +56,10 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
 class _Refused(Exception):
     """A request check failed; carries the response to send."""
 
-    def __init__(self, response: Response) -> None:
+    def __init__(self, response: Response, findings: list[dict[str, Any]] | None = None) -> None:
         super().__init__(response.status_code)
         self.response = response
+        self.findings = findings or []  # secret-scanner findings, for the dashboard's refusal log
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -129,13 +131,15 @@ def _check_entries(entries: dict[str, str]) -> None:
                 f"{named}. Team memory is shared with all repository collaborators; remove them and "
                 "push again.",
                 findings=findings,
-            )
+            ),
+            findings,
         )
 
 
 def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlette:
     """The ASGI app. ``storage`` stays owned by the caller, who closes it after the server stops."""
     config = config or ServerConfig()
+    refusals = RefusalLog()
 
     def snapshot(state: RepoState) -> TeamMemorySnapshot:
         return TeamMemorySnapshot(
@@ -167,6 +171,8 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
                 return await _put(request, repo)
             return await _delete(request, repo)
         except _Refused as refused:
+            if refused.findings:
+                refusals.record(repo, refused.findings, token=bearer_token(request.headers.get("authorization")))
             return refused.response
 
     async def _get(request: Request, repo: str) -> Response:
@@ -221,4 +227,8 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             return _error(404, "not_found", f"repository {repo!r} has no team-memory key {key!r}")
         return JSONResponse({"deleted": key, "checksum": result.checksum, "version": result.version})
 
-    return Starlette(routes=[Route(API_PATH, team_memory, methods=["GET", "PUT", "DELETE"])])
+    routes = [
+        Route(API_PATH, team_memory, methods=["GET", "PUT", "DELETE"]),
+        Mount(DASHBOARD_PATH, create_dashboard(storage, refusals)),
+    ]
+    return Starlette(routes=routes)

@@ -1,0 +1,227 @@
+"""The team server's dashboard: what a person sees of the shared memory in a browser.
+
+Per repository: the files, who changed what when (when the storage keeps a history), and the
+pushes the server refused because the secret scanner flagged them — by rule, key, token id and
+time, never the text. Administrators also see the token list. The pages sit behind the same
+bearer tokens as the API: a browser signs in once by pasting its token, which then travels in an
+HttpOnly, SameSite=Strict cookie; a client that sends ``Authorization: Bearer`` needs no cookie.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from memdir.errors import MemdirError
+from memdir.server.auth import bearer_token
+from memdir.server.storage.base import TOKEN_ID_CHARS, Storage, TokenScope, hash_token, utc_now_iso
+from memdir.team.protocol import validate_key, validate_repo
+from memdir.ui.web import FormTooLarge, page_environment, read_form, render_page, same_origin, static_response
+
+__all__ = ["DASHBOARD_PATH", "Refusal", "RefusalLog", "create_dashboard", "token_id"]
+
+DASHBOARD_PATH = "/dashboard"
+_COOKIE = "memdir_team_dashboard"
+_HISTORY_ROWS = 100
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def token_id(token: str | None) -> str:
+    """The shown id of a token (the start of its hash, as ``memdir team token list`` prints it)."""
+    return hash_token(token)[:TOKEN_ID_CHARS] if token else ""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One key of a push refused for a potential secret: the rule that matched, never the text."""
+
+    at: str
+    repo: str
+    key: str
+    rule_id: str
+    label: str
+    line: int
+    token: str  # the pushing token's id
+
+
+class RefusalLog:
+    """The most recent secret refusals of this server process, newest first (bounded)."""
+
+    def __init__(self, capacity: int = 1000) -> None:
+        self._items: deque[Refusal] = deque(maxlen=capacity)
+        self._lock = threading.Lock()
+
+    def record(self, repo: str, findings: Iterable[Mapping[str, Any]], *, token: str | None) -> None:
+        now = utc_now_iso()
+        with self._lock:
+            for finding in findings:
+                self._items.appendleft(
+                    Refusal(
+                        at=now,
+                        repo=repo,
+                        key=str(finding.get("key", "")),
+                        rule_id=str(finding.get("rule_id", "")),
+                        label=str(finding.get("label", "")),
+                        line=int(finding.get("line", 0)),
+                        token=token_id(token),
+                    )
+                )
+
+    def for_repo(self, repo: str) -> list[Refusal]:
+        with self._lock:
+            return [item for item in self._items if item.repo == repo]
+
+    def repos(self) -> list[str]:
+        with self._lock:
+            return sorted({item.repo for item in self._items})
+
+
+class _Denied(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
+    """The dashboard app, to mount at :data:`DASHBOARD_PATH` in the team server."""
+    pages = page_environment("memdir.server")
+
+    def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        base = {
+            "nav": True,
+            "base": DASHBOARD_PATH,
+            "csrf": "",
+            "status": status,
+            "path": request.url.path,
+            "layout": "dash_base.html",
+        }
+        return render_page(pages, name, {**base, **context}, status=status)
+
+    def presented(request: Request) -> str | None:
+        return bearer_token(request.headers.get("authorization")) or request.cookies.get(_COOKIE)
+
+    async def scope_of(request: Request) -> tuple[TokenScope, str]:
+        token = presented(request)
+        if token is None:
+            raise _Denied(401, "sign in with a team token")
+        scope = await run_in_threadpool(storage.verify_token, token)
+        if scope is None:
+            raise _Denied(401, "this token is unknown or revoked; sign in with another")
+        return scope, token
+
+    def page(handler: Callable[[Request, TokenScope, str], Awaitable[Response]]) -> Handler:
+        async def wrapped(request: Request) -> Response:
+            try:
+                scope, token = await scope_of(request)
+                return await handler(request, scope, token)
+            except _Denied as exc:
+                if exc.status == 401:
+                    return render(request, "dash_login.html", 401, title="Sign in", message=exc.message, nav=False)
+                return render(request, "error.html", exc.status, title="Not allowed", message=exc.message)
+            except MemdirError as exc:
+                return render(request, "error.html", 400, title="Cannot show that", message=exc.message)
+
+        return wrapped
+
+    def repo_param(request: Request, scope: TokenScope) -> str:
+        repo = validate_repo(request.query_params.get("name", ""))
+        if not scope.allows(repo):
+            raise _Denied(403, f"this token is not allowed to read repository {repo!r}")
+        return repo
+
+    async def home(request: Request, scope: TokenScope, token: str) -> Response:
+        named = [pattern for pattern in scope.repos if "*" not in pattern]
+        seen = [repo for repo in refusals.repos() if scope.allows(repo) and repo not in named]
+        return render(
+            request, "dash_home.html", title="Team memory", scope=scope, repos=named + seen, me=token_id(token)
+        )
+
+    async def repo_page(request: Request, scope: TokenScope, token: str) -> Response:
+        repo = repo_param(request, scope)
+        state = await run_in_threadpool(storage.get_repo, repo)
+        files = []
+        if state is not None:
+            files = [
+                {"key": key, "bytes": len(text.encode("utf-8")), "checksum": state.entry_checksums.get(key, "")}
+                for key, text in sorted(state.entries.items())
+            ]
+        history_of = getattr(storage, "history", None)
+        history = await run_in_threadpool(history_of, repo, limit=_HISTORY_ROWS) if history_of else None
+        return render(
+            request,
+            "dash_repo.html",
+            title=repo,
+            repo=repo,
+            state=state,
+            files=files,
+            history=history,
+            refused=refusals.for_repo(repo),
+        )
+
+    async def file_page(request: Request, scope: TokenScope, token: str) -> Response:
+        repo = repo_param(request, scope)
+        key = validate_key(request.query_params.get("key", ""))
+        state = await run_in_threadpool(storage.get_repo, repo)
+        if state is None or key not in state.entries:
+            raise _Denied(404, f"repository {repo!r} has no file {key!r}")
+        return render(request, "dash_file.html", title=key, repo=repo, key=key, text=state.entries[key])
+
+    async def tokens_page(request: Request, scope: TokenScope, token: str) -> Response:
+        if not scope.admin:
+            raise _Denied(403, "the token list is for administrators (a token created with --admin)")
+        tokens = await run_in_threadpool(storage.list_tokens)
+        return render(request, "dash_tokens.html", title="Tokens", tokens=tokens, me=token_id(token))
+
+    async def login(request: Request) -> Response:
+        if not same_origin(request):
+            return render(request, "error.html", 403, title="Not allowed", message="sign in from this site only")
+        try:
+            form = await read_form(request)
+        except FormTooLarge:
+            return render(request, "error.html", 413, title="Too large", message="the form is too large")
+        token = form.get("token", "").strip()
+        scope = await run_in_threadpool(storage.verify_token, token) if token else None
+        if scope is None:
+            message = "this token is unknown or revoked; an administrator creates one with `memdir team token create`"
+            return render(request, "dash_login.html", 401, title="Sign in", message=message, nav=False)
+        response = RedirectResponse(DASHBOARD_PATH + "/", status_code=303)
+        secure = request.url.scheme == "https"
+        response.set_cookie(_COOKIE, token, httponly=True, samesite="strict", secure=secure, path=DASHBOARD_PATH)
+        return response
+
+    async def logout(request: Request) -> Response:
+        response = RedirectResponse(DASHBOARD_PATH + "/", status_code=303)
+        if same_origin(request):
+            response.delete_cookie(_COOKIE, path=DASHBOARD_PATH)
+        return response
+
+    async def static(request: Request) -> Response:
+        return static_response(request.path_params["name"])
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return render(request, "error.html", 404, title="Not found", message=f"no page at {request.url.path}")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return render(request, "error.html", 405, title="Not allowed", message=f"{request.method} is not used here")
+
+    routes = [
+        Route("/", page(home)),
+        Route("/repo", page(repo_page)),
+        Route("/file", page(file_page)),
+        Route("/tokens", page(tokens_page)),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/static/{name}", static),
+    ]
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})

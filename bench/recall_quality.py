@@ -16,6 +16,11 @@ without category 5 (adversarial):
 
 The data set is CC BY-NC and is read at run time only; nothing derived from it is written but
 these aggregate figures. Run: ``python bench/recall_quality.py [--selectors lexical,hybrid] [--holdout]``.
+
+``--holdout`` adds the split table of docs/recall.md: evid@5 / hit@5 per category on the
+conversations the ranking's parameters were tuned on (conv-26, conv-30) and, separately, on the
+held-out ones (every other conversation), so that a change tuned on the first can be checked on
+the second.
 """
 
 from __future__ import annotations
@@ -56,6 +61,8 @@ OFF_TOPIC = (
     "What is the capital of Australia?",
     "Explain the difference between TCP and UDP congestion control.",
 )
+# The conversations ranking parameters were chosen on; every other one is held out.
+TUNED = frozenset({"conv-26", "conv-30"})
 _DIA = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
 
 
@@ -207,12 +214,31 @@ def targets_table(results: dict[str, dict[str, dict[str, float]]]) -> str:
     return "\n".join(lines)
 
 
+def split_table(split_results: dict[str, dict[str, dict[str, dict[str, float]]]]) -> str:
+    """evid@5 / hit@5 by category, one row per selector and split (tuned, held-out)."""
+    groups = ["overall", "overall w/o 5", *CATEGORIES.values()]
+    lines = [f"| selector | split | {' | '.join(groups)} |", "|" + "---|" * (len(groups) + 2)]
+    for name, splits in split_results.items():
+        for split, figures in splits.items():
+            cells = [f"{figures[g].get('evid@5', 0):.1f} / {figures[g].get('hit@5', 0):.1f}" for g in groups]
+            lines.append(f"| {name} | {split} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def by_group(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    groups = {CATEGORIES[c]: summarise([r for r in rows if r["category"] == c]) for c in sorted(CATEGORIES)}
+    groups["overall"] = summarise(rows)
+    groups["overall w/o 5"] = summarise([r for r in rows if r["category"] != 5])
+    return groups
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--selectors", default="lexical,embedding,hybrid,oracle", help="oracle: the ceiling")
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_quality.json")
+    parser.add_argument("--holdout", action="store_true", help="also report the tuned and held-out conversations apart")
     args = parser.parse_args(argv)
     data_path = args.data or (DEFAULT_DATA if DEFAULT_DATA.exists() else FALLBACK_DATA)
     if not data_path.exists():
@@ -232,18 +258,24 @@ def main(argv: list[str] | None = None) -> int:
         results: dict[str, dict[str, dict[str, float]]] = {}
         latencies: dict[str, dict[str, float]] = {}
         silence: dict[str, float] = {}
+        splits: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
         for name in names:
             rows: list[dict[str, Any]] = []
             quiet = []
             for conv, store, cites in stores:
                 index = MemoryIndex(store.root, str(cache_dir / f"{conv.get('sample_id')}.sqlite3"))
                 selector = None if name == "oracle" else offline_selector(name, cache=index)
-                rows.extend(evaluate(selector, store, cites, conv["qa"]))
+                split = "tuned" if conv.get("sample_id") in TUNED else "held-out"
+                rows.extend({**row, "split": split} for row in evaluate(selector, store, cites, conv["qa"]))
                 quiet.append(off_topic_silence(selector, store))
                 index.close()
-            groups = {CATEGORIES[c]: summarise([r for r in rows if r["category"] == c]) for c in sorted(CATEGORIES)}
-            groups["overall"] = summarise(rows)
-            groups["overall w/o 5"] = summarise([r for r in rows if r["category"] != 5])
+            groups = by_group(rows)
+            if args.holdout:
+                splits[name] = {
+                    split: by_group([r for r in rows if r["split"] == split])
+                    for split in ("tuned", "held-out")
+                    if any(r["split"] == split for r in rows)
+                }
             groups["cat 1-4"] = groups["overall w/o 5"]
             results[name] = groups
             times = sorted(r["ms"] for r in rows)
@@ -266,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     if "oracle" in results:
         print()
         print(targets_table(results))
+    if args.holdout:
+        print("\nBy split (evid@5 / hit@5):\n")
+        print(split_table(splits))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "conversations": [c.get("sample_id") for c in conversations],
@@ -274,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         "results": results,
         "latency": latencies,
         "off_topic_silence_pct": silence,
+        **({"splits": splits} if args.holdout else {}),
     }
     args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")

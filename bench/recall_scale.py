@@ -9,9 +9,15 @@ a body of a few hundred to a couple of thousand bytes, words drawn with a Zipf l
 - offline recall through the plain header scan (``Recaller.select``, lexical), warm, median and p95
   over 50 queries;
 - the derived index: build from nothing, refresh after a 1% change, the first recall through it
-  ever (it analyses every memory's text and stores the analyses in the index), the first recall of
-  a new process (opens the index, loads headers and stored analyses: what each hook invocation
-  pays), warm recall through it (``IndexedMemoryDir``), and FTS5 search;
+  ever (it analyses every memory's text and stores the analyses in the index), the first recall
+  through a reopened index in this interpreter (loads headers and stored analyses, but no start-up
+  and no imports), warm recall through it (``IndexedMemoryDir``), and FTS5 search;
+- what a hook really pays per prompt: the installed ``memdir hook user-prompt-submit`` command run
+  as a new process (interpreter start-up, imports, settings, recall, hook state, output), wall
+  time from start to exit, median of ``--runs`` runs after one warm-up, each with a new session
+  and its own query; once with ``scanCap`` null (recall over the whole store through the derived
+  index, built beforehand by ``memdir reindex``) and once with the default cap of 200 (plain scan);
+  a bare ``python -c pass`` is timed the same way as the floor;
 - peak resident memory of the process that measured the size;
 - with ``--hybrid`` (needs the ``embed`` extra): the hybrid selector through the index, after one
   warm-up that encodes every memory once (the vectors are cached in the index, as in real use).
@@ -36,6 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memdir.integrations.hooks_install import hook_command_prefix
 from memdir.recall.hybrid import offline_selector
 from memdir.recall.manifest import format_manifest
 from memdir.recall.recaller import Recaller
@@ -103,6 +110,51 @@ def build(root: Path, count: int, seed: int = 7) -> tuple[list[str], list[str]]:
     return files, queries
 
 
+def process_ms(command: list[str], *, env: dict[str, str], stdin: str = "") -> tuple[float, float]:
+    """Wall and CPU (user + system) milliseconds of one whole process, from start to exit.
+
+    CPU time is the kernel's accounting of the finished child: on a busy machine it stays close to
+    what the process costs while its wall time also counts the wait for a core. A failure stops the
+    benchmark."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(command, input=stdin, env=env, capture_output=True, text=True, check=False)
+    elapsed = (time.perf_counter() - started) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    if done.returncode != 0 or done.stderr.strip():
+        raise RuntimeError(f"{command[-2:]} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return elapsed, cpu
+
+
+def hook_processes(root: Path, workdir: Path, queries: list[str], runs: int) -> dict[str, Any]:
+    """Median wall time of the UserPromptSubmit hook as Claude Code starts it: one process per prompt."""
+    project = workdir / "project"
+    project.mkdir(exist_ok=True)
+    prefix = hook_command_prefix(["--project", str(project), "--memory-dir", str(root)])
+    out: dict[str, Any] = {"runs": runs}
+    for label, settings in (("uncapped", {"memdir": {"scanCap": None}}), ("capped", {})):
+        home = workdir / f"home-{label}"
+        home.mkdir(exist_ok=True)
+        (home / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
+        if label == "uncapped":
+            process_ms([*prefix, "reindex"], env=env)
+        times = []
+        for run in range(runs + 1):
+            event = {"session_id": f"{label}-{run}", "cwd": str(project), "prompt": queries[run % len(queries)]}
+            measured = process_ms([*prefix, "hook", "user-prompt-submit"], env=env, stdin=json.dumps(event))
+            if run:  # the first run warms the page cache and writes the first hook state
+                times.append(measured)
+        out[f"{label}_ms"] = statistics.median(wall for wall, _ in times)
+        out[f"{label}_cpu_ms"] = statistics.median(cpu for _, cpu in times)
+        out[f"{label}_runs_ms"] = [round(wall, 1) for wall, _ in times]
+    floor = [process_ms([sys.executable, "-c", "pass"], env=dict(os.environ)) for _ in range(runs)]
+    out["python_ms"] = statistics.median(wall for wall, _ in floor)
+    out["python_cpu_ms"] = statistics.median(cpu for _, cpu in floor)
+    return out
+
+
 def timed(fn: Any) -> tuple[float, Any]:
     started = time.perf_counter()
     value = fn()
@@ -128,7 +180,7 @@ def change_one_percent(root: Path, files: list[str], seed: int) -> int:
     return len(chosen)
 
 
-def measure(count: int, workdir: Path, *, hybrid: bool = False) -> dict[str, Any]:
+def measure(count: int, workdir: Path, *, hybrid: bool = False, runs: int = 7) -> dict[str, Any]:
     root = workdir / f"mem-{count}"
     build_ms, (files, queries) = timed(lambda: build(root, count))
     out: dict[str, Any] = {"memories": count, "write_store_s": build_ms / 1000}
@@ -152,7 +204,7 @@ def measure(count: int, workdir: Path, *, hybrid: bool = False) -> dict[str, Any
     out["recall_index"] = latency(lambda q: indexed.select(q), queries)
 
     def new_process() -> object:
-        """What a hook pays: open the index, load its headers, read the stored analyses, rank."""
+        """A reopened index in this interpreter: headers and stored analyses loaded, then a ranking."""
         reopened = MemoryIndex(root, index.path, refresh_interval=3600)
         try:
             return Recaller(IndexedMemoryDir(root, index=reopened, scan_cap=None)).select(queries[1])
@@ -168,6 +220,7 @@ def measure(count: int, workdir: Path, *, hybrid: bool = False) -> dict[str, Any
         out["embed_all_s"] = timed(lambda: fused.select(queries[0]))[0] / 1000
         out["recall_hybrid"] = latency(lambda q: fused.select(q), queries)
     index.close()
+    out["hook_process"] = hook_processes(root, workdir, queries, runs)
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     shutil.rmtree(root, ignore_errors=True)
     return out
@@ -184,6 +237,7 @@ def row(r: dict[str, Any]) -> str:
         f"{r['refresh_1pct_s']:.2f}",
         f"{r['recall_index']['median_ms']:.1f} / {r['recall_index']['p95_ms']:.1f}",
         f"{r['recall_index_first_ms']:.0f} / {r['recall_index_cold_ms']:.0f}",
+        f"{r['hook_process']['uncapped_ms']:.0f} / {r['hook_process']['capped_ms']:.0f}",
         f"{r['fts_search']['median_ms']:.1f} / {r['fts_search']['p95_ms']:.1f}",
         f"{r['peak_rss_mb']:.0f}",
     ]
@@ -192,10 +246,28 @@ def row(r: dict[str, Any]) -> str:
 
 HEADER = (
     "| memories | cold scan ms | warm scan ms | manifest ms | recall via scan ms (median / p95) | index build s "
-    "| refresh 1% s | recall via index ms (median / p95) | first recall ms: ever / of a new process "
-    "| FTS5 search ms (median / p95) | peak RSS MB |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|"
+    "| refresh 1% s | recall via index ms (median / p95) | first recall ms: ever / reopened index in-process "
+    "| hook process ms, median: scanCap null / 200 | FTS5 search ms (median / p95) | peak RSS MB |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
+
+
+HOOK_HEADER = (
+    "\n| memories | hook process, scanCap null: wall ms median (runs) | CPU ms median "
+    "| hook process, scanCap 200: wall ms / CPU ms | python -c pass: wall ms / CPU ms |\n|---|---|---|---|---|"
+)
+
+
+def hook_row(count: int, hook: dict[str, Any]) -> str:
+    runs = ", ".join(f"{t:.0f}" for t in hook["uncapped_runs_ms"])
+    cells = [
+        f"{count:,}",
+        f"{hook['uncapped_ms']:.0f} ({runs})",
+        f"{hook['uncapped_cpu_ms']:.0f}",
+        f"{hook['capped_ms']:.0f} / {hook['capped_cpu_ms']:.0f}",
+        f"{hook['python_ms']:.0f} / {hook['python_cpu_ms']:.0f}",
+    ]
+    return "| " + " | ".join(cells) + " |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,18 +277,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hybrid", action="store_true", help="also time the hybrid selector (encodes every memory once)"
     )
+    parser.add_argument("--runs", type=int, default=7, help="timed hook processes per store size (median)")
     parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_scale.json")
     args = parser.parse_args(argv)
     if args.one:
         with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
-            print(json.dumps(measure(args.one, Path(tmp), hybrid=args.hybrid)))
+            print(json.dumps(measure(args.one, Path(tmp), hybrid=args.hybrid, runs=args.runs)))
         return 0
     sizes = [int(s) for s in args.sizes.split(",") if s] or [200, 2_000, 20_000] + ([100_000] if args.big else [])
     results = []
     print(HEADER)
     for size in sizes:
-        command = [sys.executable, __file__, "--one", str(size), *(["--hybrid"] if args.hybrid else [])]
+        command = [sys.executable, __file__, "--one", str(size), "--runs", str(args.runs)]
+        command += ["--hybrid"] if args.hybrid else []
         proc = subprocess.run(command, capture_output=True, text=True, check=True)
         result = json.loads(proc.stdout.strip().splitlines()[-1])
         results.append(result)
@@ -229,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "results": results}
     args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    print(HOOK_HEADER)
+    for r in results:
+        print(hook_row(r["memories"], r["hook_process"]))
     print(f"\nwrote {args.out}")
     return 0
 

@@ -31,7 +31,7 @@ from memdir.conversation import Block, ConversationMessage
 from memdir.extract import Extractor
 from memdir.llm import ChatRequest, ScriptedModel
 from memdir.recall.llm_selector import LLMSelector
-from memdir.recall.selectors import SelectionRequest
+from memdir.recall.selector import SelectionRequest
 from memdir.store.memdir import MemoryDir
 
 SIZES = (20, 200, 2000)

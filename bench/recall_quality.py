@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from memdir.model.memory import Memory, MemoryType
-from memdir.recall.hybrid import offline_selector
-from memdir.recall.selectors import RankingSelector, SelectionRequest
+from memdir.recall.registry import SelectorInputs, build_selector
+from memdir.recall.selector import RankingSelector, SelectionRequest
 from memdir.store.index_db import MemoryIndex
 from memdir.store.memdir import MemoryDir
 
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             quiet = []
             for conv, store, cites in stores:
                 index = MemoryIndex(store.root, str(cache_dir / f"{conv.get('sample_id')}.sqlite3"))
-                selector = None if name == "oracle" else offline_selector(name, cache=index)
+                selector = None if name == "oracle" else build_selector(name, SelectorInputs(vectors=index))
                 split = "tuned" if conv.get("sample_id") in TUNED else "held-out"
                 rows.extend({**row, "split": split} for row in evaluate(selector, store, cites, conv["qa"]))
                 quiet.append(off_topic_silence(selector, store))

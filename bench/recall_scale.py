@@ -43,9 +43,9 @@ from pathlib import Path
 from typing import Any
 
 from memdir.integrations.hooks_install import hook_command_prefix
-from memdir.recall.hybrid import offline_selector
 from memdir.recall.manifest import format_manifest
 from memdir.recall.recaller import Recaller
+from memdir.recall.registry import SelectorInputs, build_selector
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
 from memdir.store.memdir import MemoryDir
@@ -199,7 +199,7 @@ def measure(count: int, workdir: Path, *, hybrid: bool = False, runs: int = 7) -
     out["refresh_1pct_s"] = stats.seconds
     out["refresh_changed"] = changed
     out["refresh_nochange_s"] = index.refresh().seconds
-    indexed = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None), selector=LexicalSelector())
+    indexed = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None), selector=LexicalSelector(cache=index))
     out["recall_index_first_ms"], _ = timed(lambda: indexed.select(queries[0]))
     out["recall_index"] = latency(lambda q: indexed.select(q), queries)
 
@@ -207,7 +207,8 @@ def measure(count: int, workdir: Path, *, hybrid: bool = False, runs: int = 7) -
         """A reopened index in this interpreter: headers and stored analyses loaded, then a ranking."""
         reopened = MemoryIndex(root, index.path, refresh_interval=3600)
         try:
-            return Recaller(IndexedMemoryDir(root, index=reopened, scan_cap=None)).select(queries[1])
+            store = IndexedMemoryDir(root, index=reopened, scan_cap=None)
+            return Recaller(store, selector=LexicalSelector(cache=reopened)).select(queries[1])
         finally:
             reopened.close()
 
@@ -215,7 +216,8 @@ def measure(count: int, workdir: Path, *, hybrid: bool = False, runs: int = 7) -
     out["fts_search"] = latency(lambda q: index.search(q, limit=10), queries)
     if hybrid:
         fused = Recaller(
-            IndexedMemoryDir(root, index=index, scan_cap=None), selector=offline_selector("hybrid", cache=index)
+            IndexedMemoryDir(root, index=index, scan_cap=None),
+            selector=build_selector("hybrid", SelectorInputs(analyses=index, vectors=index)),
         )
         out["embed_all_s"] = timed(lambda: fused.select(queries[0]))[0] / 1000
         out["recall_hybrid"] = latency(lambda q: fused.select(q), queries)

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     )
     from memdir.model.memory import Memory, MemoryType
     from memdir.recall.recaller import Recaller, RecallResult, RecallState
-    from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
+    from memdir.recall.selector import Selection, SelectionRequest, Selector
+    from memdir.recall.selectors import LexicalSelector
     from memdir.recall.surfacing import SurfacedMemory
     from memdir.session_context import MemorySession
     from memdir.store.memdir import DeleteResult, MemoryDir, MemoryRecord, SaveResult
@@ -54,9 +55,9 @@ _HOMES = {
     "RecallResult": "memdir.recall.recaller",
     "RecallState": "memdir.recall.recaller",
     "LexicalSelector": "memdir.recall.selectors",
-    "Selection": "memdir.recall.selectors",
-    "SelectionRequest": "memdir.recall.selectors",
-    "Selector": "memdir.recall.selectors",
+    "Selection": "memdir.recall.selector",
+    "SelectionRequest": "memdir.recall.selector",
+    "Selector": "memdir.recall.selector",
     "SurfacedMemory": "memdir.recall.surfacing",
     "MemorySession": "memdir.session_context",
     "DeleteResult": "memdir.store.memdir",

@@ -56,5 +56,5 @@ def test_recall_needs_a_query_or_a_batch(run):
 
 def test_recall_accepts_a_selector(run):
     data = json.loads(run("recall", "how do the integration tests work?", "--selector", "lexical", "--json").stdout)
-    assert data["selector"] == "offline"
+    assert data["selector"] == "lexical"
     assert [m["file"] for m in data["memories"]] == ["feedback_real_db.md"]

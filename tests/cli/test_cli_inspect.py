@@ -53,7 +53,7 @@ def test_recall_json_has_the_documented_shape(run):
         "Integration tests hit a real database",
     )
     data = json.loads(run("recall", "how do the integration tests work?", "--json").stdout)
-    assert data["selector"] == "offline"
+    assert data["selector"] == "lexical"
     (memory,) = data["memories"]
     assert set(memory) == {"file", "path", "header", "content", "truncated"}
     assert memory["file"] == "feedback_real_db.md"

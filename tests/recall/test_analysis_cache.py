@@ -36,7 +36,7 @@ def fill(root, count=80):
 def ranking(db, root, query):
     index = MemoryIndex(root, str(db))
     try:
-        recaller = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None))
+        recaller = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None), selector=LexicalSelector(cache=index))
         return recaller.select(query, limit=5).files
     finally:
         index.close()

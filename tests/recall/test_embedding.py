@@ -13,9 +13,10 @@ from memdir.recall.embedding import (
     memory_text,
     text_hash,
 )
-from memdir.recall.hybrid import HybridSelector, offline_selector
+from memdir.recall.hybrid import HybridSelector
 from memdir.recall.minilm import WordPieceTokenizer
-from memdir.recall.selectors import SelectionRequest
+from memdir.recall.registry import build_selector
+from memdir.recall.selector import SelectionRequest
 from memdir.store.index_db import MemoryIndex
 from memdir.store.scan import MemoryHeader
 
@@ -95,7 +96,7 @@ def test_vectors_are_cached_in_the_index(tmp_path):
 
 @needs_model
 def test_the_offline_selector_is_the_hybrid_when_a_model_is_installed():
-    selector = offline_selector("offline")
+    selector = build_selector("offline")
     assert isinstance(selector, HybridSelector)
     result = selector.select(SelectionRequest("did Melanie take up any crafts with her children?", HEADERS))
     assert result.files[0] == "pottery.md"

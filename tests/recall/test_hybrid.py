@@ -2,8 +2,10 @@ import pytest
 
 from memdir.errors import ConfigError
 from memdir.model.memory import MemoryType
-from memdir.recall.hybrid import HybridSelector, offline_selector
-from memdir.recall.selectors import LexicalSelector, RankingSelector, Selection, SelectionRequest
+from memdir.recall.hybrid import HybridSelector
+from memdir.recall.registry import SelectorInputs, build_selector
+from memdir.recall.selector import RankingSelector, Selection, SelectionRequest
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
 
@@ -64,20 +66,20 @@ def test_nothing_relevant_surfaces_nothing():
     assert result.files == ()
 
 
-def test_offline_selectors_by_name(monkeypatch, tmp_path):
-    monkeypatch.setenv("MEMDIR_EMBED_MODEL", str(tmp_path / "nowhere"))
-    assert isinstance(offline_selector("lexical"), LexicalSelector)
+def test_offline_selectors_by_name(tmp_path):
+    missing = SelectorInputs(embed_model=str(tmp_path / "nowhere"))
+    assert isinstance(build_selector("lexical", missing), LexicalSelector)
     with pytest.raises(ConfigError, match=r"model\.safetensors"):
-        offline_selector("embedding")
-    with pytest.raises(ConfigError, match="unknown offline selector"):
-        offline_selector("telepathy")
+        build_selector("embedding", missing)
+    with pytest.raises(ConfigError, match="'telepathy' is not one of"):
+        build_selector("telepathy")
 
 
 def test_offline_is_lexical_when_no_model_is_installed(monkeypatch):
-    import memdir.recall.hybrid as hybrid
+    import memdir.recall.embedding as embedding
 
-    monkeypatch.setattr(hybrid, "embedding_available", lambda env=None: False)
-    selector = offline_selector("offline")
+    monkeypatch.setattr(embedding, "embedding_available", lambda env=None: False)
+    selector = build_selector("offline")
     assert isinstance(selector, LexicalSelector)
     assert isinstance(selector, RankingSelector)
 

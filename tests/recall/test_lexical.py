@@ -1,6 +1,7 @@
 from memdir.model.memory import MemoryType
 from memdir.recall.lexical import LexicalIndex, stem, tokenize
-from memdir.recall.selectors import LexicalSelector, SelectionRequest
+from memdir.recall.selector import SelectionRequest
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
 
@@ -23,7 +24,7 @@ def test_the_most_specific_memory_ranks_first():
     result = selector.select(SelectionRequest("how do I write the integration tests?", headers))
     assert result.files[0] == "db.md"
     assert "freeze.md" not in result.files
-    assert result.selector == "offline"
+    assert result.selector == "lexical"
 
 
 def test_a_query_sharing_no_word_selects_nothing():

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from memdir.model.memory import MemoryType
 from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex
-from memdir.recall.selectors import LexicalSelector, SelectionRequest
+from memdir.recall.selector import SelectionRequest
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
 

@@ -11,7 +11,8 @@ from memdir.llm import ScriptedModel
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall.factory import make_selector
 from memdir.recall.llm_selector import SELECTOR_SCHEMA, LLMSelector
-from memdir.recall.selectors import LexicalSelector, SelectionRequest
+from memdir.recall.selector import SelectionRequest
+from memdir.recall.selectors import LexicalSelector
 from memdir.session_context import MemorySession
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader
@@ -79,7 +80,7 @@ def test_the_answer_is_cut_to_the_limit(store):
 def test_a_failed_call_falls_back_to_the_offline_selector_and_says_so(store, failure):
     selector = LLMSelector(ScriptedModel([failure]))
     selection = selector.select(SelectionRequest(query="integration tests database", candidates=store.scan()))
-    assert selection.selector == "offline"
+    assert selection.selector == "lexical"
     assert selection.files == ("feedback_real_db_in_tests.md",)
     assert len(selection.notes) == 1 and "llm selector" in selection.notes[0]
 
@@ -87,7 +88,7 @@ def test_a_failed_call_falls_back_to_the_offline_selector_and_says_so(store, fai
 def test_an_answer_breaking_the_schema_falls_back(store):
     selector = LLMSelector(ScriptedModel([{"text": '{"selected_memories": "all of them"}'}]))
     selection = selector.select(SelectionRequest(query="integration tests", candidates=store.scan()))
-    assert selection.selector == "offline" and "model-output-schema" in selection.notes[0]
+    assert selection.selector == "lexical" and "model-output-schema" in selection.notes[0]
 
 
 def test_no_candidates_means_no_model_call():
@@ -163,14 +164,14 @@ def test_the_llm_selector_without_a_model_names_the_three_ways_to_configure_one(
 def test_auto_with_an_unusable_model_answers_offline_and_says_why(tmp_path, store):
     chosen = make_selector(config_for(tmp_path), env={"MEMDIR_MODEL": "anthropic:claude-sonnet-4-6"})
     selection = chosen.select(SelectionRequest(query="integration tests", candidates=store.scan()))
-    assert selection.selector == "offline" and "cannot be used" in selection.notes[0]
+    assert selection.selector == "lexical" and "cannot be used" in selection.notes[0]
 
 
 def test_a_session_uses_the_configured_model_for_recall(tmp_path):
     config = config_for(tmp_path)
     session = MemorySession(config, env={"MEMDIR_MODEL": script(tmp_path, {"json": {"selected_memories": []}})})
     assert session.recaller.selector.name == "llm"
-    assert MemorySession(config, env={}).recaller.selector.name == "offline"
+    assert MemorySession(config, env={}).recaller.selector.name == "lexical"
 
 
 @pytest.fixture
@@ -196,10 +197,10 @@ def test_recall_cli_names_the_selector_that_answered(run, tmp_path):
     failing = script(tmp_path, {"error": "timeout"}, name="failing.json")
     second = run("recall", "integration tests please", "--selector", "llm", "--model", failing, "--json")
     data = json.loads(second.stdout)
-    assert data["selector"] == "offline" and "timed out" in data["notes"][0]
+    assert data["selector"] == "lexical" and "timed out" in data["notes"][0]
     assert data["memories"] and "note:" in second.stderr
     offline = json.loads(run("recall", "integration tests please", "--json").stdout)
-    assert offline["selector"] == "offline"
+    assert offline["selector"] == "lexical"
 
 
 def test_recall_cli_without_a_model_for_the_llm_selector_exits_with_a_clear_error(run):

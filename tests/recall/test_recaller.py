@@ -2,7 +2,7 @@ import pytest
 
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall.recaller import Recaller, RecallState, prefetch_skip_reason
-from memdir.recall.selectors import Selection, SelectionRequest
+from memdir.recall.selector import Selection, SelectionRequest
 from memdir.store.memdir import MemoryDir
 
 

@@ -10,9 +10,9 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.doctor import check_memory_dir
 from memdir.recall.batch import rank_batch
-from memdir.recall.factory import SELECTOR_KINDS, make_selector
+from memdir.recall.factory import SELECTOR_KINDS
 from memdir.recall.recaller import Recaller
-from memdir.recall.selectors import RankingSelector
+from memdir.recall.selector import RankingSelector
 from memdir.session_context import MemorySession
 from memdir.store.files import ensure_dir
 
@@ -117,7 +117,9 @@ def recall(
     if batch_file is not None:
         if query is not None:
             raise click.UsageError("give either a QUERY or --batch, not both")
-        ranker = make_selector(state.config, selector_kind or "offline", model_spec)
+        ranker = MemorySession(
+            state.config, memory_dir=state.memory_dir, selector_kind=selector_kind or "offline", model_spec=model_spec
+        ).selector
         if not isinstance(ranker, RankingSelector):
             raise click.UsageError("--batch ranks offline: use --selector offline, lexical, embedding or hybrid")
         candidates = state.memory_dir.list()
@@ -126,8 +128,10 @@ def recall(
         return
     if query is None:
         raise click.UsageError("missing QUERY (or --batch FILE)")
-    selector = make_selector(state.config, selector_kind, model_spec)
-    recaller = Recaller(state.memory_dir, selector=selector, limit=limit or 5)
+    session = MemorySession(
+        state.config, memory_dir=state.memory_dir, selector_kind=selector_kind, model_spec=model_spec
+    )
+    recaller = Recaller(state.memory_dir, selector=session.selector, limit=limit or 5)
     result = recaller.recall(query, recent_tools=recent_tools)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)

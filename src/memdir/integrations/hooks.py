@@ -24,30 +24,24 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdir.config import MemoryConfig, resolve_config
 from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
-from memdir.integrations.hook_launch import (
-    Launcher,
-    dream_argv,
-    extract_argv,
-    launcher_from_env,
-    log_path,
-    session_update_argv,
-)
 from memdir.integrations.hook_state import (
     load_recall_state,
     recall_state_path,
     reset_recall_state,
     save_recall_state,
 )
-from memdir.journal.gate import DreamGate, auto_dream_enabled
-from memdir.llm import resolve_model_spec
-from memdir.recall.factory import SELECTOR_KINDS, make_selector
-from memdir.recall.llm_selector import LLMSelector
 from memdir.session_context import MemorySession
+
+if TYPE_CHECKING:
+    from memdir.integrations.hook_launch import Launcher
+
+# Each event imports what it uses when it runs: a hook is a fresh process per event, and the
+# prompt hook (which the user waits for) needs neither the launcher, the dream gate nor a model.
 
 __all__ = ["HOOK_EVENTS", "HookInput", "HookResult", "run_hook"]
 
@@ -113,16 +107,20 @@ HOOK_SELECTOR_TIMEOUT = 8.0  # seconds; the installed UserPromptSubmit hook has 
 
 def _hook_selector_kind(config: MemoryConfig) -> str:
     """The selector kind the prompt hook uses: ``memdir.hookSelector``, not ``memdir.selector``."""
+    from memdir.recall.registry import selector_kinds
+
     kind = config.setting("hookSelector")
-    if not isinstance(kind, str) or kind not in SELECTOR_KINDS:
+    if not isinstance(kind, str) or kind not in selector_kinds():
         raise ConfigError(
-            f"settings key memdir.hookSelector must be one of {', '.join(SELECTOR_KINDS)}, not {kind!r}",
+            f"settings key memdir.hookSelector must be one of {', '.join(selector_kinds())}, not {kind!r}",
             rule="settings",
         )
     return kind
 
 
 def _model_configured(config: MemoryConfig, env: Mapping[str, str]) -> bool:
+    from memdir.llm.registry import resolve_model_spec
+
     return resolve_model_spec(None, env=env, settings_value=config.setting("model")) is not None
 
 
@@ -147,12 +145,11 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str,
     if not hook.prompt:
         return HookResult(note="no prompt")
     path = _state_path(hook, env)
-    selector = make_selector(config, _hook_selector_kind(config), env=env)
-    if isinstance(selector, LLMSelector):
-        # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
-        # must give way to the offline ranking well before that.
-        selector.timeout = min(selector.timeout, HOOK_SELECTOR_TIMEOUT)
-    session = MemorySession(config, selector=selector, env=env)
+    # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
+    # must give way to the offline ranking well before that.
+    session = MemorySession(
+        config, selector_kind=_hook_selector_kind(config), model_timeout=HOOK_SELECTOR_TIMEOUT, env=env
+    )
     if path is not None:
         session.state = load_recall_state(path)
     result = session.recall(hook.prompt)
@@ -177,6 +174,8 @@ def _background(
         return HookResult(note="no transcript")
     if not _model_configured(config, env):
         return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
+    from memdir.integrations.hook_launch import extract_argv, log_path, session_update_argv
+
     memory_dir = config.memory_dir if config.explicit_dir else None
     if what == "extract":
         argv = extract_argv(hook.transcript_path, project=config.project_root, memory_dir=memory_dir)
@@ -199,6 +198,9 @@ def _maybe_dream(hook: HookInput, config: MemoryConfig, env: Mapping[str, str], 
     The gate's first check (hours since the last consolidation, one ``stat``) rejects almost every turn,
     so the hook stays fast; the dream process checks the gate again under the consolidation lock.
     """
+    from memdir.integrations.hook_launch import dream_argv, log_path
+    from memdir.journal.gate import DreamGate, auto_dream_enabled
+
     enabled, _ = auto_dream_enabled(config, env)
     if not enabled or env_truthy(env.get("CLAUDE_CODE_REMOTE")):
         return ""
@@ -228,11 +230,13 @@ def run_hook(
     config = resolve_config(root, memory_dir=memory_dir, env=environ)
     if not config.enabled:
         return HookResult(note=f"auto memory is disabled ({config.disabled_reason})")
-    launch = launcher or launcher_from_env(environ)
     if event == "session-start":
         return _session_start(hook, config, environ)
     if event == "user-prompt-submit":
         return _user_prompt_submit(hook, config, environ)
+    from memdir.integrations.hook_launch import launcher_from_env
+
+    launch = launcher or launcher_from_env(environ)
     if event == "pre-compact":
         return _background(hook, config, environ, launch, what="session")
     if event == "stop" and hook.stop_hook_active:

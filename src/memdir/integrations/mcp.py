@@ -18,7 +18,7 @@ from memdir.config import MemoryConfig, open_memory_dir
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.prompt import build_memory_prompt
-from memdir.recall.selectors import Selector
+from memdir.recall.selector import Selector
 from memdir.session_context import MemorySession
 from memdir.store.memdir import MemoryDir
 
@@ -147,8 +147,9 @@ def create_server(
 ) -> MemdirMCPServer:
     """An MCP server over one project's memory directory (``config.memory_dir`` unless given)."""
     directory = memory_dir or open_memory_dir(config)
-    toolbox = MemoryToolbox(directory, selector=selector)
-    session = MemorySession(config, memory_dir=directory)
+    # One session builds the selector from the settings (memdir.selector, memdir.model), on the first recall.
+    session = MemorySession(config, memory_dir=directory, selector=selector)
+    toolbox = MemoryToolbox(directory, selector=lambda: session.selector)
     server = MemdirMCPServer(toolbox, name=name, instructions=_INSTRUCTIONS)
     read_only = ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False

@@ -22,7 +22,7 @@ from memdir.model.index import IndexEntry
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
 from memdir.recall.recaller import Recaller
-from memdir.recall.selectors import Selector
+from memdir.recall.selector import Selector
 from memdir.store.memdir import MemoryDir, SaveResult
 from memdir.store.scan import MemoryHeader
 
@@ -90,11 +90,23 @@ class MemoryToolbox:
         self,
         memory_dir: MemoryDir,
         *,
-        selector: Selector | None = None,
+        selector: Selector | Callable[[], Selector] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """``selector`` may be a function that builds it: then it is built on the first recall, and a
+        selector that cannot be built (the hybrid without the ``embed`` extra) fails that call with a
+        clear message instead of keeping the server from starting."""
         self.memory_dir = memory_dir
-        self.recaller = Recaller(memory_dir, selector=selector, clock=clock)
+        self._selector = selector
+        self._clock = clock
+        self._recaller: Recaller | None = None
+
+    @property
+    def recaller(self) -> Recaller:
+        if self._recaller is None:
+            chosen = self._selector() if callable(self._selector) else self._selector
+            self._recaller = Recaller(self.memory_dir, selector=chosen, clock=self._clock)
+        return self._recaller
 
     # -- finding files -------------------------------------------------------------------
     def find(self, file: str) -> str:

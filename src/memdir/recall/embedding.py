@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from memdir.errors import ConfigError
-from memdir.recall.selectors import Selection, SelectionRequest
+from memdir.recall.selector import Selection, SelectionRequest
 from memdir.store.scan import MemoryHeader, same_headers
 
 __all__ = [

@@ -5,55 +5,36 @@
 without a model still gets recall at no cost — in every process, including the short-lived
 ones hooks start, since the lexical selector loads nothing. ``offline`` is the best offline
 ranking installed (the hybrid when the ``embed`` extra is present); ``lexical``, ``embedding``
-and ``hybrid`` name one ranking explicitly.
+and ``hybrid`` name one ranking explicitly. The kinds and their constructors are the table in
+:mod:`memdir.recall.registry`; this module only resolves the values they are built from.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
+from functools import partial
+from typing import TYPE_CHECKING
 
 from memdir.config import MemoryConfig
-from memdir.errors import ConfigError, ModelError, ModelNotConfigured
-from memdir.llm.registry import MODEL_ENV_VAR, SETTINGS_KEY, load_model, resolve_model_spec
-from memdir.recall.hybrid import OFFLINE_SELECTORS, offline_selector
-from memdir.recall.lexical import AnalysisCache
-from memdir.recall.llm_selector import LLMSelector
-from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
+from memdir.errors import ConfigError
+from memdir.recall.registry import (
+    OFFLINE_SELECTORS,
+    SelectorInputs,
+    build_selector,
+    model_not_configured,
+    selector_kinds,
+)
+from memdir.recall.selector import Selector
 
-__all__ = ["SELECTOR_KINDS", "make_selector", "model_not_configured"]
+if TYPE_CHECKING:
+    from memdir.store.index_db import MemoryIndex
 
-SELECTOR_KINDS = ("auto", "llm", *OFFLINE_SELECTORS)
-log = logging.getLogger("memdir.recall")
+__all__ = ["SELECTOR_KINDS", "make_selector", "model_not_configured", "selector_inputs"]
 
-
-def model_not_configured(purpose: str) -> ModelNotConfigured:
-    """The error for a feature that needs a model when none is configured, naming the three ways."""
-    return ModelNotConfigured(
-        f"{purpose} needs a model and none is configured; pass --model PROVIDER:MODEL, set "
-        f"{MODEL_ENV_VAR}, or set the settings key {SETTINGS_KEY!r} "
-        "(e.g. anthropic:claude-sonnet-4-6; see docs/models.md)",
-        rule="model-not-configured",
-    )
-
-
-class _Explained:
-    """An offline selector whose answers carry the reason the model-backed one is not in use."""
-
-    def __init__(self, inner: Selector, note: str) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.note = note
-
-    def use_analysis_cache(self, cache: AnalysisCache) -> None:
-        attach = getattr(self.inner, "use_analysis_cache", None)
-        if attach is not None:
-            attach(cache)
-
-    def select(self, request: SelectionRequest) -> Selection:
-        answer = self.inner.select(request)
-        return Selection(files=answer.files, selector=answer.selector, notes=(*answer.notes, self.note))
+SELECTOR_KINDS = selector_kinds()
+EMBED_MODEL_ENV_VAR = "MEMDIR_EMBED_MODEL"
+_VECTOR_KINDS = frozenset(OFFLINE_SELECTORS) - {"lexical"}
 
 
 def _prefilter(config: MemoryConfig) -> int | None:
@@ -68,42 +49,58 @@ def _prefilter(config: MemoryConfig) -> int | None:
     return value
 
 
+def selector_inputs(
+    config: MemoryConfig,
+    kind: str,
+    model_spec: str | None = None,
+    *,
+    env: Mapping[str, str],
+    index: MemoryIndex | None = None,
+    model_timeout: float | None = None,
+) -> SelectorInputs:
+    """The values a selector of ``kind`` is built from. ``index`` is the derived index the memory
+    directory reads through, when it does: then it keeps the lexical analyses too, and no second
+    index object is opened on the same database."""
+    from memdir.llm.registry import load_model, resolve_model_spec
+
+    vectors = index
+    if vectors is None and kind in _VECTOR_KINDS:
+        from memdir.store.index_db import MemoryIndex
+
+        vectors = MemoryIndex(config.memory_dir, env={"CLAUDE_CONFIG_DIR": config.config_home})
+    return SelectorInputs(
+        analyses=index,
+        vectors=vectors,
+        model_spec=resolve_model_spec(model_spec, env=env, settings_value=config.setting("model")),
+        load_model=partial(load_model, env=env),
+        prefilter=_prefilter(config),
+        embed_model=env.get(EMBED_MODEL_ENV_VAR) or None,
+        model_timeout=model_timeout,
+    )
+
+
 def make_selector(
     config: MemoryConfig,
     kind: str | None = None,
     model_spec: str | None = None,
     *,
     env: Mapping[str, str] | None = None,
+    index: MemoryIndex | None = None,
+    model_timeout: float | None = None,
 ) -> Selector:
     """The selector for ``kind`` (see :data:`SELECTOR_KINDS`; default: the settings key ``memdir.selector``).
 
     ``llm`` without a model is an error. ``auto`` with a model that cannot be built (no key, no
-    SDK) degrades to the offline selector, and every selection says why.
+    SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps
+    the seconds a model may take before the offline ranking answers instead.
     """
     environ = os.environ if env is None else env
     chosen = kind if kind is not None else config.setting("selector")
-    if chosen not in SELECTOR_KINDS:
+    if not isinstance(chosen, str) or chosen not in selector_kinds():
         raise ConfigError(
-            f"selector {chosen!r} is not one of {', '.join(SELECTOR_KINDS)} "
+            f"selector {chosen!r} is not one of {', '.join(selector_kinds())} "
             "(option --selector or settings key memdir.selector)",
             rule="settings",
         )
-    if chosen in OFFLINE_SELECTORS:
-        from memdir.store.index_db import MemoryIndex
-
-        cache = MemoryIndex(config.memory_dir, env={"CLAUDE_CONFIG_DIR": config.config_home})
-        return offline_selector(chosen, cache=cache, env=environ)
-    offline = LexicalSelector()
-    spec = resolve_model_spec(model_spec, env=environ, settings_value=config.setting("model"))
-    if spec is None:
-        if chosen == "llm":
-            raise model_not_configured("the llm selector")
-        return offline
-    try:
-        model = load_model(spec, env=environ)
-    except ModelError as exc:
-        if chosen == "llm":
-            raise
-        log.warning("model %s cannot be used for recall, using the offline selector: %s", spec, exc.message)
-        return _Explained(offline, f"model {spec!r} cannot be used ({exc.message}); the offline selector answered")
-    return LLMSelector(model, offline, prefilter_threshold=_prefilter(config))
+    inputs = selector_inputs(config, chosen, model_spec, env=environ, index=index, model_timeout=model_timeout)
+    return build_selector(chosen, inputs)

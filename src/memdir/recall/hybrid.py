@@ -11,29 +11,24 @@ others. A memory is surfaced only when
 one of the two rankers finds it relevant on its own terms (the lexical floor, or the similarity
 floor), so a query about nothing in the store still surfaces nothing.
 
-Without the ``embed`` extra the hybrid is the lexical selector, so every user gets the best
-ranking their installation can do.
+The ``offline`` kind of :mod:`memdir.recall.registry` is this selector when the ``embed`` extra is
+installed and the lexical one otherwise, so every user gets the best ranking their installation can do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from memdir.errors import ConfigError
 from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
-    VectorCache,
-    embedding_available,
-    load_encoder,
 )
-from memdir.recall.lexical import AnalysisCache
-from memdir.recall.selectors import LexicalSelector, RankingSelector, Selection, SelectionRequest, is_tool_manual
+from memdir.recall.selector import RankingSelector, Selection, SelectionRequest, is_tool_manual
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["OFFLINE_SELECTORS", "HybridSelector", "offline_selector"]
-
-OFFLINE_SELECTORS = ("offline", "lexical", "embedding", "hybrid")
+__all__ = ["HybridSelector"]
 
 
 class HybridSelector:
@@ -62,9 +57,6 @@ class HybridSelector:
         # Only the embedding ranker's head counts: its tail orders memories that share nothing with the query.
         self.embedding_depth = embedding_depth
         self.fusion = fusion
-
-    def use_analysis_cache(self, cache: AnalysisCache) -> None:
-        self.lexical.use_analysis_cache(cache)
 
     def _fuse(
         self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Similarities
@@ -147,30 +139,3 @@ def _ordered(fused: dict[str, float], by_path: dict[str, MemoryHeader]) -> list[
     out = [(by_path[path], score) for path, score in fused.items()]
     out.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
     return out
-
-
-def offline_selector(
-    name: str = "offline",
-    *,
-    model_path: str | None = None,
-    cache: VectorCache | None = None,
-    env: Mapping[str, str] | None = None,
-) -> RankingSelector:
-    """An offline selector by name: ``lexical``, ``embedding``, ``hybrid``, or ``offline`` (the best available).
-
-    ``offline`` is the hybrid when the ``embed`` extra and a model are present, else the lexical
-    selector; ``embedding`` and ``hybrid`` raise :class:`ConfigError` when they cannot load a model.
-    ``cache`` is a vector cache (a :class:`memdir.store.index_db.MemoryIndex`) for the embeddings.
-    """
-    if name not in OFFLINE_SELECTORS:
-        raise ConfigError(
-            f"unknown offline selector {name!r}; choose one of {', '.join(OFFLINE_SELECTORS)}", rule="selector"
-        )
-    if name == "lexical":
-        return LexicalSelector()
-    if name == "offline" and not (model_path or embedding_available(env=env)):
-        return LexicalSelector()
-    ranker = EmbeddingRanker(load_encoder(model_path, env=env), cache=cache)
-    if name == "embedding":
-        return ranker
-    return HybridSelector(embedding=ranker)

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 
 from memdir.errors import ModelError, ModelOutputError
 from memdir.llm.base import ChatModel, ChatRequest, Message
-from memdir.recall.lexical import AnalysisCache
 from memdir.recall.manifest import format_manifest
-from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
+from memdir.recall.selector import Selection, SelectionRequest, Selector
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
 
@@ -108,12 +108,6 @@ class LLMSelector:
         self.prefilter_threshold = prefilter_threshold
         self.timeout = timeout
         self._ranker = self.fallback if isinstance(self.fallback, LexicalSelector) else LexicalSelector()
-
-    def use_analysis_cache(self, cache: AnalysisCache) -> None:
-        self._ranker.use_analysis_cache(cache)
-        attach = getattr(self.fallback, "use_analysis_cache", None)
-        if attach is not None and self.fallback is not self._ranker:
-            attach(cache)
 
     def manifest_headers(self, request: SelectionRequest) -> list[MemoryHeader]:
         """The candidates the model will see: all of them, or the pre-filtered few for a large store."""

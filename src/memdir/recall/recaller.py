@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from memdir.model.text import utf16_len
-from memdir.recall.selectors import LexicalSelector, Selection, SelectionRequest, Selector
+from memdir.recall.selector import Selection, SelectionRequest, Selector
+from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import (
     MAX_SURFACED_FILES,
     SESSION_SURFACED_BUDGET,
@@ -20,7 +21,6 @@ from memdir.recall.surfacing import (
     read_memory_for_surfacing,
     render_reminder,
 )
-from memdir.store.index_db import IndexedMemoryDir
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader, same_headers
 
@@ -79,12 +79,6 @@ class Recaller:
     ) -> None:
         self.memory_dir = memory_dir
         self.selector: Selector = selector or LexicalSelector()
-        if isinstance(memory_dir, IndexedMemoryDir):
-            # Selectors that rank lexically keep their analyses of memories in the derived index,
-            # so that a short-lived process (a hook) does not tokenise the whole store first.
-            attach = getattr(self.selector, "use_analysis_cache", None)
-            if attach is not None:
-                attach(memory_dir.index)
         self.clock = clock
         self.limit = limit
         # One attribute, replaced whole, so a thread never pairs one pool with another's mapping.

@@ -1,76 +1,20 @@
-"""Choosing which memories are relevant to a user message.
+"""The lexical selector: BM25F over the memories' headers and the start of their bodies.
 
-A selector gets the query, the candidate headers (already-surfaced memories removed) and the
-tools used in this turn, and returns at most ``limit`` file names, best first, drawn only from
-the candidates. The offline lexical selector needs no model and no network; a model-backed
-selector implements the same protocol and falls back to it.
+It needs no model and no network, so it is the default and the fallback of the model-backed
+selector. The protocol it meets lives in :mod:`memdir.recall.selector` (also importable from here).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
 
-from memdir.model.memory import MemoryType
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex, tokenize
-from memdir.recall.surfacing import MAX_SURFACED_FILES
+from memdir.recall.selector import RankingSelector, Selection, SelectionRequest, Selector, is_tool_manual
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
-
-
-@dataclass(frozen=True)
-class SelectionRequest:
-    query: str
-    candidates: Sequence[MemoryHeader]
-    recent_tools: Sequence[str] = ()
-    limit: int = MAX_SURFACED_FILES
-
-
-@dataclass(frozen=True)
-class Selection:
-    """The answer: file names best first, and which selector produced them."""
-
-    files: tuple[str, ...]
-    selector: str
-    notes: tuple[str, ...] = field(default=())  # e.g. why a fallback happened
-
-
-@runtime_checkable
-class Selector(Protocol):
-    name: str
-
-    def select(self, request: SelectionRequest) -> Selection: ...
-
-
-@runtime_checkable
-class RankingSelector(Selector, Protocol):
-    """A selector that can also give its whole ranking: what batch evaluation and pre-filtering use.
-
-    ``rank`` returns every candidate it considers relevant at all, best first, with a score whose
-    scale is the selector's own; ``select`` applies the relevance floor and the limit on top.
-    """
-
-    def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]: ...
-
-
-_CAUTION = re.compile(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
-
-
-def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
-    """A reference memory about a tool in use right now, with no warning in it: the model has the tool
-    in hand, so its manual is noise, while a gotcha about it is exactly what helps."""
-    if header.type is not MemoryType.REFERENCE or not recent_tools:
-        return False
-    text = f"{header.name or ''} {header.description or ''}"
-    if _CAUTION.search(text):
-        return False
-    lowered = text.lower()
-    return any(tool.lower() in lowered for tool in recent_tools if len(tool) > 2)
 
 
 class LexicalSelector:
@@ -81,7 +25,7 @@ class LexicalSelector:
     memories that describe the same event in other words.
     """
 
-    name = "offline"
+    name = "lexical"
 
     def __init__(
         self,
@@ -106,11 +50,6 @@ class LexicalSelector:
         self.feedback_docs = feedback_docs
         self.feedback_terms = feedback_terms
         self.feedback_weight = feedback_weight
-
-    def use_analysis_cache(self, cache: AnalysisCache) -> None:
-        """Read and keep memories' analyses in ``cache`` (the derived index), so a fresh process
-        ranks a large store without tokenising all of it first."""
-        self.index.cache = cache
 
     def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
         top = sorted(scores, key=lambda path: -scores[path])[: self.feedback_docs]

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from memdir.config import MemoryConfig, open_memory_dir
-from memdir.recall.factory import make_selector
-from memdir.recall.recaller import Recaller
+from memdir.config import MemoryConfig
 from memdir.recall.selectors import LexicalSelector
-from memdir.store.index_db import IndexedMemoryDir
+from memdir.session_context import MemorySession
 from memdir.team.sync import TeamStatus
 from memdir.ui.app import UiServices
 
@@ -26,13 +24,9 @@ def build_services(
     env: Mapping[str, str] | None = None,
     team_status: Callable[[], TeamStatus] | None = None,
 ) -> UiServices:
-    memory_dir = open_memory_dir(config)
-    selector = make_selector(config, env=env)
-    recaller = Recaller(memory_dir, selector=selector)
-    if isinstance(selector, LexicalSelector):
-        ranker = selector
-    else:
-        ranker = LexicalSelector()
-        if isinstance(memory_dir, IndexedMemoryDir):
-            ranker.use_analysis_cache(memory_dir.index)
+    session = MemorySession(config, env=env)
+    memory_dir = session.memory_dir
+    selector = session.selector
+    recaller = session.recaller
+    ranker = selector if isinstance(selector, LexicalSelector) else LexicalSelector(cache=session.index)
     return UiServices(config=config, memory_dir=memory_dir, recaller=recaller, ranker=ranker, team_status=team_status)

@@ -1,0 +1,200 @@
+"""Selector kinds to selectors, through one table of constructors.
+
+Like :mod:`memdir.llm.registry` for models, kinds are looked up, never branched on: adding a
+selector is one new module and one line in :data:`_selectors` (or a :func:`register_selector`
+call from a plugin), and every entry point (CLI, MCP server, hooks, memory tool, Python API)
+offers it, because they all build their selector here through the composition root.
+
+A constructor receives :class:`SelectorInputs`: the values it may need, resolved once by the
+caller. Caches are passed in, never discovered: the lexical ranking reads and keeps its analyses
+in ``analyses`` and the embedding ranking its vectors in ``vectors`` (both the derived index of
+the memory directory, when one is open), so one database has one index object.
+
+The kinds:
+
+- ``lexical``: BM25F over the headers; no model, no network, nothing to load.
+- ``embedding``: cosine similarity of a local sentence encoder (the ``embed`` extra).
+- ``hybrid``: the two fused (see :mod:`memdir.recall.hybrid`); an error without the extra.
+- ``offline``: the best offline ranking installed: ``hybrid`` with the extra, else ``lexical``.
+- ``llm``: a model picks from a manifest, falling back to ``lexical``; an error without a model.
+- ``auto``: ``llm`` when a model is configured and can be built, else ``lexical``; every answer
+  says why the model is not in use when one was configured but failed to load.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memdir.errors import ConfigError, ModelError, ModelNotConfigured
+from memdir.recall.lexical import AnalysisCache
+from memdir.recall.selector import Selection, SelectionRequest, Selector
+from memdir.recall.selectors import LexicalSelector
+
+if TYPE_CHECKING:
+    from memdir.llm.base import ChatModel
+    from memdir.recall.embedding import VectorCache
+
+__all__ = [
+    "OFFLINE_SELECTORS",
+    "SelectorFactory",
+    "SelectorInputs",
+    "build_selector",
+    "model_not_configured",
+    "register_selector",
+    "selector_kinds",
+]
+
+log = logging.getLogger("memdir.recall")
+
+OFFLINE_SELECTORS = ("offline", "lexical", "embedding", "hybrid")
+DEFAULT_PREFILTER = 40
+
+
+@dataclass(frozen=True)
+class SelectorInputs:
+    """The values a selector may be built from; the composition root resolves them once.
+
+    ``model_spec`` is the spec chosen by ``--model``, ``MEMDIR_MODEL`` or ``memdir.model``;
+    ``load_model`` turns it into a model (it is called only by the kinds that use one, so a
+    process that ranks offline never imports an SDK). ``embed_model`` is a model directory for
+    the embedding kinds (``MEMDIR_EMBED_MODEL``), None for the shipped one.
+    """
+
+    analyses: AnalysisCache | None = None
+    vectors: VectorCache | None = None
+    model_spec: str | None = None
+    load_model: Callable[[str], ChatModel] | None = None
+    prefilter: int | None = DEFAULT_PREFILTER
+    embed_model: str | None = None
+    model_timeout: float | None = None  # seconds; None: the model-backed selector's own default
+
+
+SelectorFactory = Callable[[SelectorInputs], Selector]
+
+
+def model_not_configured(purpose: str) -> ModelNotConfigured:
+    """The error for a feature that needs a model when none is configured, naming the three ways."""
+    from memdir.llm.registry import MODEL_ENV_VAR, SETTINGS_KEY
+
+    return ModelNotConfigured(
+        f"{purpose} needs a model and none is configured; pass --model PROVIDER:MODEL, set "
+        f"{MODEL_ENV_VAR}, or set the settings key {SETTINGS_KEY!r} "
+        "(e.g. anthropic:claude-sonnet-4-6; see docs/models.md)",
+        rule="model-not-configured",
+    )
+
+
+class _Explained:
+    """An offline selector whose answers carry the reason the model-backed one is not in use."""
+
+    def __init__(self, inner: Selector, note: str) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.note = note
+
+    def select(self, request: SelectionRequest) -> Selection:
+        answer = self.inner.select(request)
+        return Selection(files=answer.files, selector=answer.selector, notes=(*answer.notes, self.note))
+
+
+def _lexical(inputs: SelectorInputs) -> Selector:
+    return LexicalSelector(cache=inputs.analyses)
+
+
+# The caller already read MEMDIR_EMBED_MODEL into ``embed_model``; the encoder must not read it again.
+_NO_ENV: dict[str, str] = {}
+
+
+def _embedding(inputs: SelectorInputs) -> Selector:
+    from memdir.recall.embedding import EmbeddingRanker, load_encoder
+
+    return EmbeddingRanker(load_encoder(inputs.embed_model, env=_NO_ENV), cache=inputs.vectors)
+
+
+def _hybrid(inputs: SelectorInputs) -> Selector:
+    from memdir.recall.embedding import EmbeddingRanker, load_encoder
+    from memdir.recall.hybrid import HybridSelector
+
+    ranker = EmbeddingRanker(load_encoder(inputs.embed_model, env=_NO_ENV), cache=inputs.vectors)
+    return HybridSelector(lexical=LexicalSelector(cache=inputs.analyses), embedding=ranker)
+
+
+def _offline(inputs: SelectorInputs) -> Selector:
+    from memdir.recall.embedding import embedding_available
+
+    if inputs.embed_model or embedding_available(env=_NO_ENV):
+        return _hybrid(inputs)
+    return _lexical(inputs)
+
+
+def _model(inputs: SelectorInputs) -> ChatModel:
+    assert inputs.model_spec is not None
+    if inputs.load_model is not None:
+        return inputs.load_model(inputs.model_spec)
+    from memdir.llm.registry import load_model
+
+    return load_model(inputs.model_spec)
+
+
+def _with_model(inputs: SelectorInputs, model: ChatModel) -> Selector:
+    from memdir.recall.llm_selector import SELECTOR_TIMEOUT, LLMSelector
+
+    timeout = SELECTOR_TIMEOUT if inputs.model_timeout is None else min(SELECTOR_TIMEOUT, inputs.model_timeout)
+    fallback = LexicalSelector(cache=inputs.analyses)
+    return LLMSelector(model, fallback, prefilter_threshold=inputs.prefilter, timeout=timeout)
+
+
+def _llm(inputs: SelectorInputs) -> Selector:
+    if inputs.model_spec is None:
+        raise model_not_configured("the llm selector")
+    return _with_model(inputs, _model(inputs))
+
+
+def _auto(inputs: SelectorInputs) -> Selector:
+    if inputs.model_spec is None:
+        return _lexical(inputs)
+    try:
+        model = _model(inputs)
+    except ModelError as exc:
+        spec = inputs.model_spec
+        log.warning("model %s cannot be used for recall, using the offline selector: %s", spec, exc.message)
+        note = f"model {spec!r} cannot be used ({exc.message}); the offline selector answered"
+        return _Explained(_lexical(inputs), note)
+    return _with_model(inputs, model)
+
+
+_selectors: dict[str, SelectorFactory] = {
+    "auto": _auto,
+    "llm": _llm,
+    "offline": _offline,
+    "lexical": _lexical,
+    "embedding": _embedding,
+    "hybrid": _hybrid,
+}
+
+
+def register_selector(kind: str, factory: SelectorFactory) -> None:
+    """Add or replace the constructor for a selector kind."""
+    if not kind or not kind.isidentifier():
+        raise ConfigError(f"selector kind {kind!r} must be a non-empty identifier", rule="selector")
+    _selectors[kind] = factory
+
+
+def selector_kinds() -> tuple[str, ...]:
+    """Every kind, in table order (``auto`` first): what ``--selector`` and ``memdir.selector`` accept."""
+    return tuple(_selectors)
+
+
+def build_selector(kind: str, inputs: SelectorInputs | None = None) -> Selector:
+    """The selector of ``kind`` built from ``inputs`` (nothing by default: no caches, no model)."""
+    factory = _selectors.get(kind)
+    if factory is None:
+        raise ConfigError(
+            f"selector {kind!r} is not one of {', '.join(_selectors)} "
+            "(option --selector or settings key memdir.selector)",
+            rule="settings",
+        )
+    return factory(inputs or SelectorInputs())

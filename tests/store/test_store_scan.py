@@ -31,6 +31,18 @@ def test_scan_caps_the_number_of_files(tmp_path):
     assert len(scan_memory_files(str(tmp_path), max_files=None)) == 12
 
 
+def test_a_capped_scan_reads_only_the_newest_files_and_equals_the_head_of_a_full_scan(tmp_path):
+    # Ties on mtime are broken by file name, on both sides of the cap.
+    for i in range(40):
+        write(tmp_path / f"m{i:02}.md", f"---\ndescription: d{i}\n---\n", mtime=1000 + i // 3)
+    cache = ScanCache()
+    capped = scan_memory_files(str(tmp_path), max_files=7, cache=cache)
+    assert cache.reads == 7
+    full = scan_memory_files(str(tmp_path), max_files=None)
+    assert capped == full[:7]
+    assert [h.filename for h in capped] == ["m39.md", "m36.md", "m37.md", "m38.md", "m33.md", "m34.md", "m35.md"]
+
+
 def test_frontmatter_closing_after_line_30_gives_no_description(tmp_path):
     long_front = "---\n" + "".join(f"k{i}: v\n" for i in range(30)) + "description: late\n---\nbody"
     write(tmp_path / "late.md", long_front)

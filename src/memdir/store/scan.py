@@ -156,13 +156,17 @@ def scan_memory_files(
     """Every memory header under ``root``, newest first, at most ``max_files`` (None: all).
 
     Unreadable files are dropped and a missing directory gives ``[]``, as in SPEC §6.2: a scan
-    feeds a prompt and must never fail the turn.
+    feeds a prompt and must never fail the turn. The order comes from ``stat`` alone, so only the
+    newest ``max_files`` are read: a hook is a new process with no cache, and reading every
+    header of a large store to keep 200 of them cost it most of a second per prompt.
     """
+    found = [(-(st.st_mtime_ns / 1e6), rel, st) for rel, st in iter_memory_paths(root)]
+    found.sort(key=lambda item: item[:2])
     headers: list[MemoryHeader] = []
-    live: set[str] = set()
-    for rel, st in iter_memory_paths(root):
+    for _, rel, st in found:
+        if max_files is not None and len(headers) >= max_files:
+            break
         path = os.path.join(root, rel)
-        live.add(path)
         try:
             if cache is not None:
                 headers.append(cache.header(path, rel, st))
@@ -171,6 +175,5 @@ def scan_memory_files(
         except OSError:
             continue
     if cache is not None:
-        cache.prune(live)
-    headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
-    return headers if max_files is None else headers[:max_files]
+        cache.prune({os.path.join(root, rel) for _, rel, _ in found})
+    return headers

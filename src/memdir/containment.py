@@ -14,7 +14,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-from pathlib import Path
 
 from memdir.errors import PathTraversalError, UnsafePathError
 from memdir.model.keys import sanitize_path_key
@@ -95,7 +94,7 @@ def resolve_lexical(*parts: str) -> str:
         if part.startswith(SEP):
             break
     if not resolved.startswith(SEP):
-        resolved = f"{Path.cwd()}{SEP}{resolved}"
+        resolved = f"{os.getcwd()}{SEP}{resolved}"
     normalized = normalize_lexical(resolved)
     return normalized.rstrip(SEP) or SEP
 
@@ -124,7 +123,7 @@ def realpath_deepest_existing(path: str) -> str:
         except OSError as exc:
             code = exc.errno
             if code == errno.ENOENT:
-                if Path(current).is_symlink():
+                if os.path.islink(current):
                     raise UnsafePathError(
                         f"{current} is a dangling symlink; writing through it would create a file "
                         "wherever it points. Remove the link or point it at an existing file inside "

@@ -17,7 +17,6 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir.containment import (
@@ -93,7 +92,7 @@ def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
 
 def _home(env: Mapping[str, str] | None) -> str:
     """``os.homedir()``: ``$HOME`` of the given environment, else the account's home."""
-    return _env(env).get("HOME") or str(Path.home())
+    return _env(env).get("HOME") or os.path.expanduser("~")
 
 
 def _strip_trailing(path: str) -> str:
@@ -162,19 +161,20 @@ def find_project_dir(projects: str, project_path: str) -> str | None:
     missing any directory sharing the 200-unit prefix is taken (the first in name order).
     """
     sanitized = sanitize_path(project_path)
-    exact = Path(projects) / sanitized
-    if exact.is_dir():
-        return str(exact)
+    exact = os.path.join(projects, sanitized)
+    if os.path.isdir(exact):
+        return exact
     if len(sanitized) <= MAX_SANITIZED_LENGTH:
         return None
     prefix = sanitized[:MAX_SANITIZED_LENGTH] + "-"
     try:
-        entries = sorted(Path(projects).iterdir())
+        names = sorted(os.listdir(projects))
     except (FileNotFoundError, NotADirectoryError):
         return None
-    for entry in entries:
-        if entry.name.startswith(prefix) and entry.is_dir():
-            return str(entry)
+    for name in names:
+        entry = os.path.join(projects, name)
+        if name.startswith(prefix) and os.path.isdir(entry):
+            return entry
     return None
 
 
@@ -183,7 +183,7 @@ def _find_git_root_cached(resolved: str) -> str | None:
     current = resolved
     while True:
         try:
-            (Path(current) / ".git").stat()
+            os.stat(os.path.join(current, ".git"))
         except (OSError, ValueError):
             pass
         else:
@@ -204,8 +204,13 @@ def clear_git_root_cache() -> None:
     _find_git_root_cached.cache_clear()
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def _read_trimmed(path: str) -> str:
-    return js_trim(Path(path).read_text(encoding="utf-8"))
+    return js_trim(_read(path))
 
 
 def resolve_canonical_root(git_root: str) -> str:
@@ -215,7 +220,7 @@ def resolve_canonical_root(git_root: str) -> str:
     repository links back to this very worktree; otherwise (and on any error) ``git_root`` is used.
     """
     try:
-        content = Path(git_root, ".git").read_text(encoding="utf-8")
+        content = _read(os.path.join(git_root, ".git"))
         if not content.startswith("gitdir:"):
             return git_root
         worktree_git_dir = resolve_lexical(git_root, js_trim(content[len("gitdir:") :]))
@@ -239,7 +244,7 @@ def find_canonical_git_root(start: str) -> str | None:
 
 def project_root(cwd: str | None = None) -> str:
     """``realpath(cwd)`` in NFC: the key a session's project memory is filed under."""
-    return _nfc(os.path.realpath(cwd or str(Path.cwd())))
+    return _nfc(os.path.realpath(cwd or os.getcwd()))
 
 
 def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | None = None) -> str | None:
@@ -256,7 +261,7 @@ def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | Non
         rest = candidate[2:]
         if normalize_lexical(rest or ".") in (".", ".."):
             return None
-        candidate = join_lexical(home if home is not None else str(Path.home()), rest)
+        candidate = join_lexical(home if home is not None else os.path.expanduser("~"), rest)
     normalized = normalize_lexical(candidate).rstrip("/\\")
     if (
         not normalized.startswith(SEP)

@@ -9,14 +9,16 @@ Claude Code applies to user-supplied session-memory prompts, so custom templates
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 
 __all__ = ["load_template", "render_template", "substitute_variables"]
 
 _MARKER = re.compile(r"\{\{(\w+)\}\}")
+# Read with open(), not importlib.resources: that import alone cost every hook process milliseconds.
+_PROMPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "prompts")
 
 
 def substitute_variables(template: str, variables: Mapping[str, str]) -> str:
@@ -32,7 +34,8 @@ def substitute_variables(template: str, variables: Mapping[str, str]) -> str:
 @cache
 def load_template(name: str) -> str:
     """The text of ``memdir/prompts/<name>.md`` (trailing newlines removed)."""
-    return resources.files("memdir.prompts").joinpath(f"{name}.md").read_text(encoding="utf-8").rstrip("\n")
+    with open(os.path.join(_PROMPTS, f"{name}.md"), encoding="utf-8") as handle:
+        return handle.read().rstrip("\n")
 
 
 def render_template(name: str, **variables: str) -> str:

@@ -77,9 +77,35 @@ Yaml12Loader.add_constructor("tag:yaml.org,2002:timestamp", Yaml12Loader.constru
 Yaml12Loader.add_constructor("tag:yaml.org,2002:binary", Yaml12Loader.construct_as_text)
 
 
+def _fastest_loader() -> type:
+    """The same reading with libyaml's scanner and parser when PyYAML was built with it: a header
+    scan parses hundreds of frontmatter blocks per process, and the pure-Python parser dominated it."""
+    try:
+        from yaml._yaml import CParser
+    except ImportError:  # pragma: no cover - PyYAML built without libyaml
+        return Yaml12Loader
+
+    class Yaml12CLoader(CParser, yaml.constructor.SafeConstructor, CoreSchemaResolver):
+        yaml_constructors = Yaml12Loader.yaml_constructors
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            yaml.constructor.SafeConstructor.__init__(self)
+            CoreSchemaResolver.__init__(self)
+
+    return Yaml12CLoader
+
+
+_FAST_LOADER = _fastest_loader()
+# Tags, anchors, aliases, directives, block scalars and tabs: where libyaml and PyYAML's own parser
+# are known to differ on odd input, the pure-Python parser (the reference here) reads the text.
+_SLOW_PATH = re.compile(r"[!&*%|>@`\t]")
+
+
 def load_yaml12(text: str) -> object:
     """Parse one YAML document with 1.2 core semantics; raises ``yaml.YAMLError`` when malformed."""
-    return yaml.load(text, Loader=Yaml12Loader)
+    loader = Yaml12Loader if _SLOW_PATH.search(text) else _FAST_LOADER
+    return yaml.load(text, Loader=loader)
 
 
 def resolves_to_string(value: str) -> bool:

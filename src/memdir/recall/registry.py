@@ -23,7 +23,6 @@ The kinds:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -47,7 +46,6 @@ __all__ = [
     "selector_kinds",
 ]
 
-log = logging.getLogger("memdir.recall")
 
 OFFLINE_SELECTORS = ("offline", "lexical", "embedding", "hybrid")
 DEFAULT_PREFILTER = 40
@@ -160,7 +158,11 @@ def _auto(inputs: SelectorInputs) -> Selector:
         model = _model(inputs)
     except ModelError as exc:
         spec = inputs.model_spec
-        log.warning("model %s cannot be used for recall, using the offline selector: %s", spec, exc.message)
+        import logging  # only on this path: a hook that ranks offline never configures logging
+
+        logging.getLogger("memdir.recall").warning(
+            "model %s cannot be used for recall, using the offline selector: %s", spec, exc.message
+        )
         note = f"model {spec!r} cannot be used ({exc.message}); the offline selector answered"
         return _Explained(_lexical(inputs), note)
     return _with_model(inputs, model)

@@ -13,15 +13,15 @@ import contextlib
 import errno
 import json
 import os
-import secrets
 import stat
 import time
 from collections.abc import Iterator
-from pathlib import Path
-
-import filelock
+from typing import TYPE_CHECKING
 
 from memdir.errors import LockTimeout, MemoryFormatError
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 __all__ = [
     "DIR_MODE",
@@ -46,7 +46,7 @@ MAX_MEMORY_FILE_BYTES = 1_000_000
 
 def ensure_dir(path: str | os.PathLike[str]) -> None:
     """Create ``path`` and missing parents with mode 0700; existing directories are left as they are."""
-    Path(path).mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    os.makedirs(path, mode=DIR_MODE, exist_ok=True)
 
 
 def _fsync_dir(directory: str) -> None:
@@ -76,7 +76,7 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int |
         final_mode = FILE_MODE if mode is None else mode
     tmp = os.path.join(
         directory,
-        f".{os.path.basename(target)}.tmp.{os.getpid()}.{int(time.time() * 1000)}.{secrets.token_hex(4)}",
+        f".{os.path.basename(target)}.tmp.{os.getpid()}.{int(time.time() * 1000)}.{os.urandom(4).hex()}",
     )
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, final_mode)
     try:
@@ -146,6 +146,8 @@ def lock_directory(directory: str | os.PathLike[str], *, timeout: float = 10.0) 
     never be interleaved with another process's save. The lock is re-entrant within a thread.
     """
     ensure_dir(directory)
+    import filelock  # only writers lock: a process that only reads never imports it
+
     lock_path = os.path.join(os.fspath(directory), LOCK_NAME)
     lock = _locks.setdefault(lock_path, filelock.FileLock(lock_path, timeout=timeout, mode=FILE_MODE))
     try:
@@ -163,4 +165,4 @@ def lock_directory(directory: str | os.PathLike[str], *, timeout: float = 10.0) 
 
 
 # One FileLock object per lock path, so that nested use in one thread re-enters instead of deadlocking.
-_locks: dict[str, filelock.FileLock] = {}
+_locks: dict[str, FileLock] = {}

@@ -1,4 +1,3 @@
-import ast
 import pathlib
 
 import memdir
@@ -40,43 +39,6 @@ def test_the_public_surface_is_pinned():
     ]
     for name in memdir.__all__:
         assert hasattr(memdir, name)
-
-
-def imports_of(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            yield node.module
-        elif isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-
-
-LAYERS = {"model": 0, "store": 1}
-
-
-def test_dependency_direction_model_then_store_then_features():
-    for path in SRC.rglob("*.py"):
-        rel = path.relative_to(SRC).parts
-        for module in imports_of(path):
-            if not module.startswith("memdir."):
-                continue
-            target = module.split(".")[1]
-            assert target != "cli" or rel[0] in ("cli", "__main__.py"), f"{path} imports the CLI"
-            if rel[0] == "model":
-                assert target in ("model", "errors"), f"{path} (model) imports {module}"
-            if rel[0] == "store":
-                assert target in ("model", "store", "errors", "paths", "containment"), f"{path} imports {module}"
-            if rel[0] == "server":
-                assert module.startswith(
-                    (
-                        "memdir.server",
-                        "memdir.team.protocol",
-                        "memdir.team.secrets",
-                        "memdir.model.keys",
-                        "memdir.errors",
-                        "memdir.ui.web",
-                    )
-                ), f"{path} imports {module}"
 
 
 def test_every_module_declares_all():

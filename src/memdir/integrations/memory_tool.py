@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from memdir.config import MemoryConfig, open_memory_dir, resolve_config
+from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import MemdirError
 from memdir.integrations.memory_commands import MemoryCommands
+from memdir.session_context import MemorySession
 from memdir.store.memdir import MemoryDir
 
 try:
@@ -46,7 +47,7 @@ def _commands(memory_dir: MemoryDir | str | None, config: MemoryConfig | None, p
         directory = memory_dir
     else:
         cfg = config or resolve_config(project, memory_dir=memory_dir)
-        directory = open_memory_dir(cfg)
+        directory = MemorySession(cfg).memory_dir
     directory.ensure()
     return MemoryCommands(directory)
 

@@ -2,8 +2,8 @@
 
 The generator yields each :class:`~memdir.llm.ChatRequest` and receives the model's
 :class:`~memdir.llm.Completion`; it runs the requested tools itself (they are fast, local file
-operations) and returns an :class:`AgentRun`. :func:`run_agent` and :func:`arun_agent` only
-move values between the generator and a model, so the loop's rules exist in one place.
+operations) and returns an :class:`AgentRun`. :func:`run_agent` and :func:`arun_agent` hand it to
+memdir's one step driver (:mod:`memdir.llm.steps`), so the loop's rules exist in one place.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message, ToolCall, ToolResult, ToolSpec, Usage
+from memdir.llm.steps import arun_steps, run_steps
 
 __all__ = ["AgentRun", "Tool", "ToolOutcome", "agent_steps", "arun_agent", "run_agent"]
 
@@ -110,21 +111,9 @@ def agent_steps(
 
 def run_agent(model: ChatModel, steps: Generator[ChatRequest, Completion, AgentRun]) -> AgentRun:
     """Drive :func:`agent_steps` with a synchronous model."""
-    try:
-        request = next(steps)
-        while True:
-            request = steps.send(model.complete(request))
-    except StopIteration as done:
-        result: AgentRun = done.value
-        return result
+    return run_steps(steps, model.complete)
 
 
 async def arun_agent(model: ChatModel, steps: Generator[ChatRequest, Completion, AgentRun]) -> AgentRun:
     """Drive :func:`agent_steps` with an asynchronous model."""
-    try:
-        request = next(steps)
-        while True:
-            request = steps.send(await model.acomplete(request))
-    except StopIteration as done:
-        result: AgentRun = done.value
-        return result
+    return await arun_steps(steps, model.acomplete)

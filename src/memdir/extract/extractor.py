@@ -39,6 +39,7 @@ from memdir.extract.prompt import ExtractionPromptConfig, build_conversation_mes
 from memdir.extract.result import ExtractionResult, memory_paths, team_paths
 from memdir.extract.window import window_since
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
+from memdir.llm.steps import arun_steps, run_steps
 from memdir.paths import team_mem_path
 from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
@@ -246,33 +247,12 @@ class Extractor:
             "to these messages, then the newest. Use Grep or Glob to find others.)"
         )
 
+    # A model or file error ends the run inside the generator, which reports it in the result.
     def _drive(self, steps: _Steps) -> ExtractionResult:
-        try:
-            request = next(steps)
-            while True:
-                try:
-                    completion = self.model.complete(request)
-                except MemdirError as exc:
-                    request = steps.throw(exc)
-                else:
-                    request = steps.send(completion)
-        except StopIteration as done:
-            result: ExtractionResult = done.value
-            return result
+        return run_steps(steps, self.model.complete, catch=(MemdirError,))
 
     async def _adrive(self, steps: _Steps) -> ExtractionResult:
-        try:
-            request = next(steps)
-            while True:
-                try:
-                    completion = await self.model.acomplete(request)
-                except MemdirError as exc:
-                    request = steps.throw(exc)
-                else:
-                    request = steps.send(completion)
-        except StopIteration as done:
-            result: ExtractionResult = done.value
-            return result
+        return await arun_steps(steps, self.model.acomplete, catch=(MemdirError,))
 
     def _record(self, result: ExtractionResult) -> ExtractionResult:
         self.results.append(result)

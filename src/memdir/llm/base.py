@@ -12,10 +12,10 @@ import ipaddress
 import json
 import math
 import os
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from memdir.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
@@ -25,15 +25,12 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "Completion",
-    "Exchange",
     "Message",
     "ToolCall",
     "ToolResult",
     "ToolSpec",
     "Usage",
     "check_model_call_allowed",
-    "drive",
-    "drive_async",
     "forbid_real_model_calls",
     "http_error",
     "is_loopback_url",
@@ -362,50 +359,3 @@ def map_sdk_error(
             "that the base URL points at a compatible API",
         )
     return ModelError(f"model {spec!r}: {exc}")
-
-
-# --- one exchange description, two drivers -------------------------------------------------------
-
-_Call = TypeVar("_Call")
-_Result = TypeVar("_Result")
-
-Exchange = Generator[_Call, object, _Result]
-"""Yields the arguments of each SDK call; is sent back the response or the SDK exception it raised."""
-
-
-def drive(
-    exchange: Generator[_Call, object, _Result],
-    call: Callable[[_Call], object],
-    sdk_error: type[BaseException],
-) -> _Result:
-    args = next(exchange)
-    while True:
-        outcome: object
-        try:
-            outcome = call(args)
-        except sdk_error as exc:
-            outcome = exc
-        try:
-            args = exchange.send(outcome)
-        except StopIteration as stop:
-            result: _Result = stop.value
-            return result
-
-
-async def drive_async(
-    exchange: Generator[_Call, object, _Result],
-    call: Callable[[_Call], Awaitable[object]],
-    sdk_error: type[BaseException],
-) -> _Result:
-    args = next(exchange)
-    while True:
-        outcome: object
-        try:
-            outcome = await call(args)
-        except sdk_error as exc:
-            outcome = exc
-        try:
-            args = exchange.send(outcome)
-        except StopIteration as stop:
-            result: _Result = stop.value
-            return result

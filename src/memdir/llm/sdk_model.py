@@ -12,7 +12,8 @@ from collections.abc import Callable, Generator, Mapping
 from types import TracebackType
 from typing import Any, Self
 
-from memdir.llm.base import ChatRequest, Completion, check_model_call_allowed, drive, drive_async, map_sdk_error
+from memdir.llm.base import ChatRequest, Completion, check_model_call_allowed, map_sdk_error
+from memdir.llm.steps import arun_steps, run_steps
 
 __all__ = ["SdkChatModel"]
 
@@ -59,8 +60,8 @@ class SdkChatModel(ABC):
         if self._client is None:
             self._client = getattr(self._sdk, self._sync_client)(**self._client_args)
         create = self._endpoint(self._client)
-        result: Completion = drive(self._exchange(request), lambda kwargs: create(**kwargs), self._sdk.APIError)
-        return result
+        exchange = self._exchange(request)
+        return run_steps(exchange, lambda kwargs: create(**kwargs), catch=(self._sdk.APIError,), deliver="send")
 
     async def acomplete(self, request: ChatRequest) -> Completion:
         check_model_call_allowed(self.spec, self.base_url, self._env)
@@ -70,8 +71,8 @@ class SdkChatModel(ABC):
             async def call(kwargs: Kwargs) -> object:
                 return await create(**kwargs)
 
-            result: Completion = await drive_async(self._exchange(request), call, self._sdk.APIError)
-        return result
+            exchange = self._exchange(request)
+            return await arun_steps(exchange, call, catch=(self._sdk.APIError,), deliver="send")
 
     def close(self) -> None:
         if self._client is not None:

@@ -25,6 +25,7 @@ from memdir.config import MemoryConfig
 from memdir.conversation import ConversationMessage
 from memdir.errors import LockTimeout, ModelNotConfigured
 from memdir.llm.base import ChatModel, ChatRequest, Completion
+from memdir.llm.steps import arun_steps, run_steps
 from memdir.session.compact import CompactionFallback, CompactionResult, plan_compaction
 from memdir.session.paths import SessionPaths, load_session_template, validate_session_id
 from memdir.session.state import SessionState
@@ -187,17 +188,8 @@ class SessionMemory:
         """
         self.guard.acquire()
         try:
-            steps = self._steps(messages, force)
-            try:
-                request = next(steps)
-                model = self._model()
-                while True:
-                    request = steps.send(model.complete(request))
-            except StopIteration as done:
-                result: UpdateResult = done.value
-                return result
-            finally:
-                steps.close()
+            # The model is looked up at the first request: a turn with no update due needs none.
+            return run_steps(self._steps(messages, force), lambda request: self._model().complete(request))
         finally:
             self.guard.release()
 
@@ -205,17 +197,7 @@ class SessionMemory:
         """:meth:`update` for async agent loops (the model is called with ``acomplete``)."""
         await self.guard.aacquire()
         try:
-            steps = self._steps(messages, force)
-            try:
-                request = next(steps)
-                model = self._model()
-                while True:
-                    request = steps.send(await model.acomplete(request))
-            except StopIteration as done:
-                result: UpdateResult = done.value
-                return result
-            finally:
-                steps.close()
+            return await arun_steps(self._steps(messages, force), lambda request: self._model().acomplete(request))
         finally:
             self.guard.release()
 

@@ -12,9 +12,11 @@ settings), so that one file configures both Claude Code and memdir.
 from __future__ import annotations
 
 import os
+import time
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
@@ -29,6 +31,8 @@ from memdir.paths import (
     team_mem_path,
 )
 from memdir.prompt import extra_guidelines_from_env
+from memdir.recall.manifest import iso_mtime
+from memdir.releases import Release, ReleaseHint, detect_release
 from memdir.settings import Settings, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.scan import MAX_MEMORY_FILES
@@ -52,6 +56,7 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "teamServer": None,  # team sync base URL
     "model": None,  # model spec for the LLM selector and background agents
     "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
+    "claudeCodeVersion": None,  # the Claude Code release whose rules memdir follows; null: detect it
     "hookSelector": "lexical",  # the UserPromptSubmit hook's selector; auto/llm let it call the model
     "derivedIndex": None,  # true/false: scans come from the SQLite index; null: on when scanCap is null
     "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
@@ -92,6 +97,12 @@ class MemoryConfig:
     settings: Settings
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
     daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
+    release_hint: ReleaseHint = field(default_factory=ReleaseHint)
+
+    @cached_property
+    def claude_code(self) -> Release:
+        """The Claude Code release memdir shares this directory with, found on first use."""
+        return detect_release(self.release_hint)
 
     @property
     def team_dir(self) -> str:
@@ -148,11 +159,14 @@ def resolve_config(
     memory_dir: str | None = None,
     env: Mapping[str, str] | None = None,
     settings: Settings | None = None,
+    transcript: str | None = None,
+    reported_version: str | None = None,
 ) -> MemoryConfig:
     """Resolve a project's memory configuration.
 
     ``memory_dir`` skips the resolution chain (an application keeping its own directory);
-    otherwise the directory is Claude Code's, so both tools share it.
+    otherwise the directory is Claude Code's, so both tools share it. ``transcript`` (the
+    session's) and ``reported_version`` (a hook input's) help find the Claude Code release.
     """
     environ: Mapping[str, str] = os.environ if env is None else env
     root = project_root(project)
@@ -164,11 +178,20 @@ def resolve_config(
     else:
         directory = auto_mem_path(root, settings=loaded, env=environ)
     team_enabled = _team_enabled(loaded, environ, enabled)
+    transcripts_dir = os.path.join(projects_dir(environ), sanitize_path(root)) + os.sep
+    hint = ReleaseHint(
+        setting=loaded.memdir("claudeCodeVersion", SETTINGS_KEYS["claudeCodeVersion"]),
+        reported=reported_version,
+        transcript=transcript,
+        transcripts_dir=transcripts_dir,
+        claude_json=_claude_json(environ),
+        path=environ.get("PATH"),
+    )
     return MemoryConfig(
         project_root=root,
         memory_dir=directory,
         config_home=config_home(environ),
-        transcripts_dir=os.path.join(projects_dir(environ), sanitize_path(root)) + os.sep,
+        transcripts_dir=transcripts_dir,
         enabled=enabled,
         disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, env=environ),
         team_enabled=team_enabled,
@@ -179,7 +202,19 @@ def resolve_config(
         settings=loaded,
         explicit_dir=memory_dir is not None,
         daily_log=_daily_log(loaded, environ, team_enabled),
+        release_hint=hint,
     )
+
+
+def _claude_json(env: Mapping[str, str]) -> str:
+    """Claude Code's global config file: ``.claude.json`` in ``CLAUDE_CONFIG_DIR``, else in the home directory."""
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    folder = configured if configured else env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(folder, ".claude.json")
+
+
+def _now_iso() -> str:
+    return iso_mtime(time.time() * 1000)
 
 
 def team_secret_guard(rel: str, content: str) -> None:
@@ -205,6 +240,8 @@ def uses_derived_index(config: MemoryConfig) -> bool:
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
+    rules = config.claude_code.rules
+    stamp = _now_iso if rules.stamps_modified else None
     if uses_derived_index(config):
         from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
 
@@ -216,6 +253,8 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
             scan_cap=config.scan_cap,
             write_guards=(team_secret_guard,),
             index_read_only=read_only,
+            layout=rules.frontmatter,
+            stamp=stamp,
         )
     return MemoryDir(
         config.memory_dir,
@@ -223,6 +262,8 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
         scan_cap=config.scan_cap,
         write_guards=(team_secret_guard,),
         index_read_only=read_only,
+        layout=rules.frontmatter,
+        stamp=stamp,
     )
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from memdir.errors import MemoryFormatError
 from memdir.model.memory import (
     MEMORY_TYPES,
+    FrontmatterLayout,
     Memory,
     MemoryType,
     decode_memory_bytes,
@@ -312,3 +314,96 @@ def test_long_keys_are_written_as_explicit_keys() -> None:
     key = "k" * 1500
     memory = Memory(name="n", description="d", type=None, body="", extra={key: "v"})
     assert Memory.parse(memory.render()).extra == {key: "v"}
+
+
+# A memory file as Claude Code 2.1.330 writes it: the type nested in a metadata block.
+NESTED_FILE = """---
+name: deploy-window
+description: Deploys happen only in the Tuesday window
+metadata:
+  type: project
+  node_type: memory
+  originSessionId: 0b6c1e9e-5f1a-4c1e-9a52-3f2a9d1c7e11   # kept as written
+  modified: 2026-11-20T10:00:00.000Z
+  reviewers:
+    - 'ana'
+    - "bo"
+---
+
+Deploy only Tuesday 10:00-12:00 UTC.
+"""
+
+
+def test_the_nested_metadata_layout_is_read_with_its_type() -> None:
+    memory = Memory.parse(NESTED_FILE)
+    assert memory.type is MemoryType.PROJECT
+    assert memory.layout is FrontmatterLayout.NESTED
+    assert memory.modified == "2026-11-20T10:00:00.000Z"
+    assert memory.problems() == []
+    assert "type" not in memory.extra["metadata"]  # type: ignore[operator]
+
+
+def test_an_untouched_nested_file_renders_back_byte_for_byte() -> None:
+    assert Memory.parse(NESTED_FILE).render() == NESTED_FILE
+
+
+def test_changing_the_type_rewrites_only_the_type_line_and_keeps_unknown_metadata_bytes() -> None:
+    changed = replace(Memory.parse(NESTED_FILE), type=MemoryType.FEEDBACK).render()
+    assert changed == NESTED_FILE.replace("  type: project", "  type: feedback")
+
+
+def test_a_metadata_entry_that_changed_is_rewritten_and_the_others_kept() -> None:
+    memory = Memory.parse(NESTED_FILE).written_for(FrontmatterLayout.NESTED, modified="2026-11-24T08:00:00.000Z")
+    text = memory.render()
+    assert "  originSessionId: 0b6c1e9e-5f1a-4c1e-9a52-3f2a9d1c7e11   # kept as written\n" in text
+    assert "    - 'ana'\n    - \"bo\"\n" in text
+    assert Memory.parse(text).modified == "2026-11-24T08:00:00.000Z"
+
+
+def test_a_flat_memory_written_for_the_nested_layout_moves_its_type_into_metadata() -> None:
+    flat = Memory(name="Role", description="Backend lead", type=MemoryType.USER, body="Leads payments.")
+    nested = flat.written_for(FrontmatterLayout.NESTED, modified="2026-11-24T08:00:00.000Z")
+    text = nested.render()
+    assert text == (
+        "---\nname: Role\ndescription: Backend lead\nmetadata:\n  type: user\n  node_type: memory\n"
+        '  modified: "2026-11-24T08:00:00.000Z"\n---\n\nLeads payments.\n'
+    )
+    assert Memory.parse(text).type is MemoryType.USER
+
+
+def test_a_nested_memory_written_for_the_flat_layout_keeps_its_metadata_and_types_at_the_top() -> None:
+    text = Memory.parse(NESTED_FILE).written_for(FrontmatterLayout.FLAT).render()
+    parsed = Memory.parse(text)
+    assert parsed.layout is FrontmatterLayout.FLAT and parsed.type is MemoryType.PROJECT
+    assert "\ntype: project\n" in text and "  type:" not in text
+    assert "  originSessionId: 0b6c1e9e-5f1a-4c1e-9a52-3f2a9d1c7e11   # kept as written\n" in text
+
+
+def test_a_top_level_type_wins_over_a_nested_one() -> None:
+    memory = Memory.parse("---\nname: a\ndescription: b\ntype: user\nmetadata:\n  type: project\n---\nx\n")
+    assert memory.type is MemoryType.USER and memory.layout is FrontmatterLayout.FLAT
+
+
+def test_an_unknown_nested_type_is_reported_and_kept() -> None:
+    text = "---\nname: a\ndescription: b\nmetadata:\n  type: opinion\n  node_type: memory\n---\n\nx\n"
+    memory = Memory.parse(text)
+    assert memory.type is None and memory.raw_type == "opinion"
+    assert [rule for rule, _ in memory.problems()] == ["unknown-type"]
+    assert memory.render() == text
+
+
+@settings(max_examples=200)
+@given(
+    memory_type=st.sampled_from([None, *MEMORY_TYPES]),
+    metadata=st.dictionaries(text_values.filter(lambda key: key != "type"), extra_values, max_size=4),
+    modified=st.one_of(st.none(), text_values),
+)
+def test_nested_memories_round_trip(
+    memory_type: MemoryType | None, metadata: dict[str, object], modified: str | None
+) -> None:
+    memory = Memory(name="n", description="d", type=memory_type, body="b", extra={"metadata": metadata})
+    nested = memory.written_for(FrontmatterLayout.NESTED, modified=modified)
+    parsed = Memory.parse(nested.render())
+    assert parsed.type == memory_type
+    assert parsed.extra == nested.extra
+    assert Memory.parse(parsed.render()).extra == nested.extra

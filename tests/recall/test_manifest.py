@@ -29,3 +29,20 @@ def test_manifest_matches_the_reference_vector():
 
 def test_iso_mtime_keeps_milliseconds():
     assert iso_mtime(ms(2026, 1, 2, 3, 4, 5) + 678.9) == "2026-01-02T03:04:05.678Z"
+
+
+def test_a_file_with_its_type_nested_in_metadata_is_type_tagged_in_the_manifest(tmp_path):
+    import os
+
+    from memdir.store.scan import scan_memory_files
+
+    path = tmp_path / "deploy-window.md"
+    path.write_text(
+        "---\nname: deploy-window\ndescription: Deploys only on Tuesdays\nmetadata:\n  type: project\n"
+        "  node_type: memory\n---\n\nTuesday 10-12 UTC.\n",
+        encoding="utf-8",
+    )
+    os.utime(path, (ms(2026, 11, 20) / 1000, ms(2026, 11, 20) / 1000))
+    assert format_manifest(scan_memory_files(str(tmp_path))) == (
+        "- [project] deploy-window.md (2026-11-20T00:00:00.000Z): Deploys only on Tuesdays"
+    )

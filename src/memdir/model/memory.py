@@ -1,5 +1,10 @@
 """A memory file: YAML frontmatter (name, description, type) followed by a Markdown body.
 
+Two layouts exist. Claude Code up to 2.1.88 writes ``type:`` at the top level; 2.1.330 nests it
+in a ``metadata:`` block beside keys of its own (``node_type``, ``originSessionId``,
+``modified``). Both are read; a file is written in the layout its :class:`Memory` carries, and the
+entries of a ``metadata:`` block that memdir does not change are written back byte for byte.
+
 Reading follows Claude Code's parser to the letter, its first-``---`` quirk and its
 quote-and-retry fallback included, because a file means what Claude Code reads from it. Writing
 picks, for every scalar, a spelling that YAML 1.2 parsers read back as the same value and that
@@ -10,8 +15,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import yaml
@@ -23,6 +28,8 @@ from memdir.model.yaml12 import load_yaml12, resolves_to_string
 __all__ = [
     "DESCRIPTION_SOFT_LIMIT",
     "MEMORY_TYPES",
+    "METADATA_KEY",
+    "FrontmatterLayout",
     "Memory",
     "MemoryType",
     "decode_memory_bytes",
@@ -30,6 +37,7 @@ __all__ = [
     "parse_frontmatter",
     "parse_memory_type",
     "render_frontmatter",
+    "type_from_frontmatter",
 ]
 
 
@@ -43,6 +51,17 @@ class MemoryType(StrEnum):
 
 
 MEMORY_TYPES: tuple[MemoryType, ...] = tuple(MemoryType)
+
+
+class FrontmatterLayout(StrEnum):
+    """Where a memory file keeps its type."""
+
+    FLAT = "flat"  # ``type: project`` at the top level
+    NESTED = "metadata"  # ``metadata:`` then ``  type: project``
+
+
+METADATA_KEY = "metadata"
+NODE_TYPE = "memory"  # the ``metadata.node_type`` Claude Code gives memory files
 DESCRIPTION_SOFT_LIMIT = 200
 _RESERVED_KEYS = ("name", "description", "type")
 _JS_SPACE = (
@@ -56,6 +75,16 @@ def parse_memory_type(raw: object) -> MemoryType | None:
     if isinstance(raw, str) and raw in MemoryType._value2member_map_:
         return MemoryType(raw)
     return None
+
+
+def type_from_frontmatter(frontmatter: Mapping[str, object]) -> tuple[object | None, FrontmatterLayout]:
+    """The raw ``type`` value and the layout it was found in: top level first, then ``metadata.type``."""
+    if "type" in frontmatter:
+        return frontmatter["type"], FrontmatterLayout.FLAT
+    metadata = frontmatter.get(METADATA_KEY)
+    if isinstance(metadata, Mapping) and "type" in metadata:
+        return metadata["type"], FrontmatterLayout.NESTED
+    return None, FrontmatterLayout.FLAT
 
 
 def normalize_newlines(text: str) -> str:
@@ -234,10 +263,16 @@ def render_scalar(value: object, *, flow: bool = False, _seen: frozenset[int] = 
     return _double_quoted(str(value))
 
 
-def render_frontmatter(fields: Mapping[str, object]) -> str:
-    """The fenced block, ``---`` lines included; keys keep their order."""
+def render_frontmatter(fields: Mapping[str, object], blocks: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The fenced block, ``---`` lines included; keys keep their order.
+
+    A key in ``blocks`` is written as the given lines (a block mapping) instead of ``key: value``.
+    """
     lines = ["---"]
     for key, value in fields.items():
+        if blocks is not None and key in blocks:
+            lines.extend(blocks[key])
+            continue
         rendered_key = render_scalar(key)
         rendered_value = render_scalar(value)
         if len(rendered_key) > _MAX_IMPLICIT_KEY:
@@ -247,6 +282,81 @@ def render_frontmatter(fields: Mapping[str, object]) -> str:
             lines.append(f"{rendered_key}: {rendered_value}")
     lines.append("---")
     return "\n".join(lines) + "\n"
+
+
+_TOP_METADATA_RE = re.compile(r"""(["']?)metadata\1[ \t]*:[ \t]*(#.*)?\Z""")
+_CHILD_KEY_RE = re.compile(r"""([ \t]+)(["']?)([^\s"'#:][^"':]*?)\2[ \t]*:(?:[ \t]|\Z)""")
+
+
+@dataclass(frozen=True)
+class MetadataSource:
+    """The ``metadata:`` block as written: its indentation and each entry's lines, by key.
+
+    Kept so that a rewrite copies the entries memdir did not change byte for byte (comments,
+    quoting, key order and all), whatever another tool put there.
+    """
+
+    indent: str
+    entries: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def read(cls, block: str) -> MetadataSource | None:
+        """The source of a block-style ``metadata:`` mapping in frontmatter text, or None."""
+        lines = block.split("\n")
+        start = next((i for i, line in enumerate(lines) if _TOP_METADATA_RE.match(line)), None)
+        if start is None:
+            return None
+        indent: str | None = None
+        entries: dict[str, list[str]] = {}
+        current: str | None = None
+        pending: list[str] = []
+        for line in lines[start + 1 :]:
+            stripped = line.strip()
+            if line and not line[0].isspace() and not stripped.startswith("#"):
+                break  # the next top-level key
+            if not stripped or stripped.startswith("#"):
+                (entries[current] if current is not None else pending).append(line)
+                continue
+            lead = line[: len(line) - len(line.lstrip())]
+            indent = lead if indent is None else indent
+            match = _CHILD_KEY_RE.match(line)
+            if lead == indent and match is not None:
+                current = match.group(3)
+                entries[current] = [*pending, line]
+                pending = []
+            elif current is not None and lead.startswith(indent) and len(lead) > len(indent):
+                entries[current].append(line)
+            else:
+                return None  # a shape this reader does not follow: nothing is copied verbatim
+        if indent is None:
+            return None
+        kept = {}
+        for key, chunk in entries.items():
+            while chunk and not chunk[-1].strip():
+                chunk.pop()
+            kept[key] = tuple(chunk)
+        return cls(indent=indent, entries=kept)
+
+    def verbatim(self, key: str, value: object) -> tuple[str, ...] | None:
+        """The entry's original lines when they still say ``value``; None when it must be rewritten."""
+        chunk = self.entries.get(key)
+        if not chunk:
+            return None
+        try:
+            parsed = _load("metadata:\n" + "\n".join(chunk))
+        except ValueError:
+            return None
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("metadata"), dict):
+            return None
+        section = {_js_key(k): v for k, v in parsed["metadata"].items()}
+        if key not in section or section[key] != value or type(section[key]) is not type(value):
+            return None
+        return chunk
+
+
+def _frontmatter_block(text: str) -> str | None:
+    match = _FRONTMATTER_RE.match(text)
+    return match.group(1) if match else None
 
 
 def _js_text(value: object) -> str | None:
@@ -274,7 +384,9 @@ class Memory:
     or description is absent, and the body loses the leading whitespace that the closing fence
     swallows and its trailing newlines. So ``Memory.parse(m.render()) == m`` always holds.
     ``extra`` keeps every other frontmatter key; ``raw_type`` keeps a ``type`` value outside the
-    taxonomy, so rewriting a file never drops what someone else put there.
+    taxonomy, so rewriting a file never drops what someone else put there. ``layout`` says where
+    the type is written; in the nested layout ``extra["metadata"]`` holds the other keys of the
+    ``metadata:`` block (never ``type``), and ``metadata_source`` their original lines.
     """
 
     name: str | None
@@ -283,6 +395,8 @@ class Memory:
     body: str
     extra: Mapping[str, object] = field(default_factory=dict)
     raw_type: object | None = None
+    layout: FrontmatterLayout = FrontmatterLayout.FLAT
+    metadata_source: MetadataSource | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", self.name or None)
@@ -296,19 +410,31 @@ class Memory:
             object.__setattr__(self, "raw_type", None)
         body = normalize_newlines(self.body).lstrip(_JS_SPACE).rstrip("\n")
         object.__setattr__(self, "body", body)
-        object.__setattr__(self, "extra", dict(self.extra))
+        extra = dict(self.extra)
+        metadata = extra.get(METADATA_KEY)
+        if self.layout is FrontmatterLayout.NESTED:
+            if metadata is not None and not isinstance(metadata, Mapping):
+                object.__setattr__(self, "layout", FrontmatterLayout.FLAT)  # no block to nest the type in
+            elif isinstance(metadata, Mapping) and "type" in metadata:
+                extra[METADATA_KEY] = {k: v for k, v in metadata.items() if k != "type"}
+        object.__setattr__(self, "extra", extra)
 
     @classmethod
     def parse(cls, text: str) -> Memory:
         """Read a memory file's text; malformed frontmatter degrades to "no fields", never raises."""
-        frontmatter, content = parse_frontmatter(normalize_newlines(text))
-        raw_type = frontmatter.get("type")
+        normalized = normalize_newlines(text)
+        frontmatter, content = parse_frontmatter(normalized)
+        raw_type, layout = type_from_frontmatter(frontmatter)
         memory_type = parse_memory_type(raw_type)
         extra = {
             key: value
             for key, value in frontmatter.items()
             if key not in _RESERVED_KEYS or (key != "type" and not isinstance(value, str))
         }
+        source = None
+        if isinstance(frontmatter.get(METADATA_KEY), Mapping):
+            block = _frontmatter_block(normalized)
+            source = MetadataSource.read(block) if block is not None else None
         return cls(
             name=_js_text(frontmatter.get("name")),
             description=_js_text(frontmatter.get("description")),
@@ -316,7 +442,37 @@ class Memory:
             body=content,
             extra=extra,
             raw_type=raw_type if memory_type is None else None,
+            layout=layout,
+            metadata_source=source,
         )
+
+    def written_for(self, layout: FrontmatterLayout, *, modified: str | None = None) -> Memory:
+        """This memory as a Claude Code release writes it: its type in ``layout``, and ``modified``
+        (an ISO time) stamped where that layout keeps it, when the release stamps writes."""
+        extra = dict(self.extra)
+        metadata = extra.get(METADATA_KEY)
+        if layout is FrontmatterLayout.NESTED and (metadata is None or isinstance(metadata, Mapping)):
+            nested = dict(metadata or {})
+            nested.setdefault("node_type", NODE_TYPE)
+            if modified is not None:
+                nested["modified"] = modified
+            extra[METADATA_KEY] = nested
+            if modified is not None and "modified" in extra:
+                extra["modified"] = modified
+            return replace(self, layout=layout, extra=extra)
+        if modified is not None:
+            extra["modified"] = modified
+            if isinstance(metadata, Mapping) and "modified" in metadata:
+                extra[METADATA_KEY] = {**metadata, "modified": modified}
+        return replace(self, layout=FrontmatterLayout.FLAT, extra=extra)
+
+    @property
+    def modified(self) -> str | None:
+        """The ``modified:`` time a release recorded (top level or in ``metadata``), if any."""
+        metadata = self.extra.get(METADATA_KEY)
+        value = metadata.get("modified") if isinstance(metadata, Mapping) else None
+        value = self.extra.get("modified", value)
+        return value if isinstance(value, str) and value else None
 
     def _frontmatter_fields(self) -> dict[str, object]:
         fields: dict[str, object] = {}
@@ -325,18 +481,44 @@ class Memory:
                 fields[key] = self.extra[key]
             elif value is not None:
                 fields[key] = value
-        if self.type is not None:
-            fields["type"] = self.type.value
-        elif self.raw_type is not None:
-            fields["type"] = self.raw_type
+        type_value = self.type.value if self.type is not None else self.raw_type
+        nested = self.layout is FrontmatterLayout.NESTED
+        if type_value is not None and not nested:
+            fields["type"] = type_value
+        if nested and (type_value is not None or self.extra.get(METADATA_KEY)) and METADATA_KEY not in self.extra:
+            fields[METADATA_KEY] = {}
         for key, extra_value in self.extra.items():
             if key not in _RESERVED_KEYS:
                 fields[key] = extra_value
         return fields
 
+    def _metadata_block(self) -> list[str]:
+        """The ``metadata:`` block: the type first (nested layout), then every other entry,
+        copied as written when its value is unchanged."""
+        source = self.metadata_source
+        indent = source.indent if source is not None else "  "
+        lines = [f"{METADATA_KEY}:"]
+        type_value = self.type.value if self.type is not None else self.raw_type
+        if type_value is not None and self.layout is FrontmatterLayout.NESTED:
+            kept_type = source.verbatim("type", type_value) if source is not None else None
+            lines.extend(kept_type or [f"{indent}type: {render_scalar(type_value)}"])
+        metadata = self.extra.get(METADATA_KEY)
+        for key, value in metadata.items() if isinstance(metadata, Mapping) else ():
+            kept = source.verbatim(key, value) if source is not None else None
+            if kept is not None:
+                lines.extend(kept)
+            else:
+                lines.append(f"{indent}{render_scalar(key)}: {render_scalar(value)}")
+        return lines if len(lines) > 1 else [f"{METADATA_KEY}: {{}}"]
+
     def render(self) -> str:
         """The file text: fenced frontmatter, a blank line, the body and one final newline."""
-        head = render_frontmatter(self._frontmatter_fields())
+        fields = self._frontmatter_fields()
+        blocks = None
+        block_style = self.layout is FrontmatterLayout.NESTED or self.metadata_source is not None
+        if block_style and isinstance(fields.get(METADATA_KEY), Mapping):
+            blocks = {METADATA_KEY: self._metadata_block()}
+        head = render_frontmatter(fields, blocks)
         return f"{head}\n{self.body}\n" if self.body else head
 
     def problems(self) -> list[tuple[str, str]]:

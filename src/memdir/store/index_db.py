@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from memdir.errors import MemoryFormatError
-from memdir.model.memory import decode_memory_bytes, normalize_newlines, parse_memory_type
+from memdir.model.memory import FrontmatterLayout, decode_memory_bytes, normalize_newlines, parse_memory_type
 from memdir.paths import config_home
 from memdir.store.files import ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir, WriteGuard
@@ -37,7 +37,7 @@ from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths,
 
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path"]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: headers read the type nested under metadata:
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
 FTS_WEIGHTS = (2.5, 3.0, 1.0)
 _BODY_CHARS = 32 * 1024
@@ -401,6 +401,8 @@ class IndexedMemoryDir(MemoryDir):
         scan_cap: int | None = MAX_MEMORY_FILES,
         write_guards: Sequence[WriteGuard] = (),
         index_read_only: str | None = None,
+        layout: FrontmatterLayout | None = None,
+        stamp: Callable[[], str] | None = None,
     ) -> None:
         super().__init__(
             root,
@@ -408,6 +410,8 @@ class IndexedMemoryDir(MemoryDir):
             scan_cap=scan_cap,
             write_guards=write_guards,
             index_read_only=index_read_only,
+            layout=layout,
+            stamp=stamp,
         )
         self.index = index if index is not None else MemoryIndex(self.root)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from memdir.errors import ConfigError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
-from memdir.model.memory import Memory, MemoryType, decode_memory_bytes
+from memdir.model.memory import FrontmatterLayout, Memory, MemoryType, decode_memory_bytes
 from memdir.paths import contain
 from memdir.store.files import atomic_write, ensure_dir, lock_directory, read_bytes_limited, remove_file
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
@@ -95,15 +95,21 @@ class MemoryDir:
         scan_cap: int | None = MAX_MEMORY_FILES,
         write_guards: Sequence[WriteGuard] = (),
         index_read_only: str | None = None,
+        layout: FrontmatterLayout | None = None,
+        stamp: Callable[[], str] | None = None,
     ) -> None:
         """``index_read_only``: when set, every change to an index is refused with this reason
-        (daily-log mode, where only the dream rewrites ``MEMORY.md``)."""
+        (daily-log mode, where only the dream rewrites ``MEMORY.md``). ``layout`` is the
+        frontmatter layout saved files get (None: each memory's own), and ``stamp`` gives the
+        ``modified:`` time a save records (None: no stamp), as the Claude Code release in use does."""
         text = unicodedata.normalize("NFC", os.path.abspath(os.fspath(root)))
         self.root = text.rstrip(os.sep) or os.sep
         self.lock_timeout = lock_timeout
         self.scan_cap = scan_cap
         self.write_guards = tuple(write_guards)
         self.index_read_only = index_read_only
+        self.layout = layout
+        self.stamp = stamp
         self.scan_cache = ScanCache()
 
     def __repr__(self) -> str:
@@ -295,7 +301,7 @@ class MemoryDir:
             self._check_index_writable()
         name = memory.name or ""
         path, rel = self._memory_file(file or default_filename(memory.type, name))
-        content = memory.render()
+        content = self.as_written(memory).render()
         self._guard(rel, content)
         index_path, target = self.index_for(rel)
         with lock_directory(self.root, timeout=self.lock_timeout):
@@ -313,6 +319,12 @@ class MemoryDir:
         return SaveResult(
             file=rel, path=path, created=created, index_file=self.relative(index_path), index_changed=changed
         )
+
+    def as_written(self, memory: Memory) -> Memory:
+        """``memory`` in the layout, and with the ``modified:`` stamp, that this directory writes."""
+        if self.layout is None and self.stamp is None:
+            return memory
+        return memory.written_for(self.layout or memory.layout, modified=self.stamp() if self.stamp else None)
 
     def delete(self, file: str) -> DeleteResult:
         """Remove a topic file and every index line that points to it."""

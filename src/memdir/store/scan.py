@@ -14,7 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memdir.model.index import ENTRYPOINT_NAME
-from memdir.model.memory import MemoryType, normalize_newlines, parse_frontmatter, parse_memory_type
+from memdir.model.memory import (
+    MemoryType,
+    normalize_newlines,
+    parse_frontmatter,
+    parse_memory_type,
+    type_from_frontmatter,
+)
 
 __all__ = [
     "HEADER_LINES",
@@ -118,7 +124,7 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
         mtime_ms=mtime_ms,
         size=size,
         description=str(description) if description not in (None, "") else None,
-        type=parse_memory_type(frontmatter.get("type")),
+        type=parse_memory_type(type_from_frontmatter(frontmatter)[0]),
         name=str(name) if name not in (None, "") else None,
         preview=content,
     )

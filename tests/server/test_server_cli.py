@@ -18,12 +18,23 @@ REPO = "acme/widgets"
 
 def test_token_create_prints_a_token_that_the_database_accepts(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'team.db'}"
-    result = CliRunner().invoke(cli, ["team", "token", "create", "--repo", REPO, "--repo", "docs/*", "--db", url])
+    args = ["team", "token", "create", "--repo", REPO, "--repo", "docs/*", "--name", "ci runner", "--db", url]
+    result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     token = result.stdout.strip()
-    assert "shown only this once" in result.stderr
+    assert "shown only this once" in result.stderr and "'ci runner'" in result.stderr
     storage = open_storage(url)
-    assert storage.verify_token(token) == TokenScope(("acme/widgets", "docs/*"), False)
+    assert storage.verify_token(token) == TokenScope(("acme/widgets", "docs/*"), False, "ci runner")
+
+
+def test_a_token_is_named_user_at_host_by_default(tmp_path: Path) -> None:
+    import getpass
+    import socket
+
+    url = f"sqlite:///{tmp_path / 'team.db'}"
+    result = CliRunner().invoke(cli, ["team", "token", "create", "--repo", REPO, "--db", url])
+    scope = open_storage(url).verify_token(result.stdout.strip())
+    assert scope is not None and scope.name == f"{getpass.getuser()}@{socket.gethostname()}"
 
 
 def test_token_create_refuses_a_malformed_repo(tmp_path: Path) -> None:

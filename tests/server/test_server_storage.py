@@ -51,10 +51,13 @@ def test_repos_are_independent(storage: Storage) -> None:
     assert state.entries == {"a.md": "1"}
 
 
-def test_deleting_the_last_key_empties_the_repo(storage: Storage) -> None:
+def test_deleting_the_last_key_empties_the_repo_and_leaves_a_tombstone(storage: Storage) -> None:
     storage.put_entries(REPO, {"a.md": "1"}, None, max_entries=10)
     assert storage.delete_key(REPO, "a.md").deleted
-    assert storage.get_repo(REPO) is None
+    state = storage.get_repo(REPO)
+    assert state is not None
+    assert state.entries == {}
+    assert state.tombstones == {"a.md": hash_content("1")}
     assert not storage.delete_key(REPO, "a.md").deleted
 
 

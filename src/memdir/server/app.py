@@ -1,8 +1,13 @@
 """The team-memory sync server: Claude Code's team-memory API over pluggable storage.
 
-Defence in depth on top of the client's own checks: every key is validated, every entry is
-size-checked and scanned for secrets, and a push that fails any check stores nothing. Storage
-calls block, so they run in Starlette's threadpool.
+Defence in depth on top of the client's own checks: every key is validated, every entry (and
+every key) is size-checked and scanned for secrets, and a push that fails any check stores
+nothing. Parsing a body, checking it and every storage call block, so they run in Starlette's
+threadpool and one large push never stalls the other clients.
+
+Besides the team-memory path the server answers ``GET /`` (what it is), ``GET /health``
+(liveness and database reachability, no token) and the history of each repository
+(``GET .../history``, ``GET .../version``).
 """
 
 from __future__ import annotations
@@ -20,10 +25,20 @@ from starlette.routing import Mount, Route
 from memdir.errors import MemdirError
 from memdir.server.auth import AuthDenied, authenticate, bearer_token, permit
 from memdir.server.dashboard import DASHBOARD_PATH, RefusalLog, create_dashboard
-from memdir.server.storage.base import DEFAULT_MAX_ENTRIES, PutConflict, PutTooMany, RepoState, Storage
+from memdir.server.storage.base import (
+    DEFAULT_MAX_ENTRIES,
+    PutConflict,
+    PutTooMany,
+    RepoState,
+    Retention,
+    Storage,
+    StorageUnavailable,
+    TokenScope,
+)
 from memdir.team.protocol import (
     API_PATH,
     MAX_ENTRY_BYTES,
+    PutRequest,
     PutResponse,
     TeamMemorySnapshot,
     TooManyEntries,
@@ -36,10 +51,14 @@ from memdir.team.protocol import (
 )
 from memdir.team.secrets import scan_for_secrets
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "ServerConfig", "create_app"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "HISTORY_PATH", "SERVICE_NAME", "VERSION_PATH", "ServerConfig", "create_app"]
 
 DEFAULT_MAX_BODY_BYTES = 2_000_000
+SERVICE_NAME = "memdir-team-server"
+HISTORY_PATH = API_PATH + "/history"
+VERSION_PATH = API_PATH + "/version"
 _DRAIN_FACTOR = 8
+_MAX_HISTORY_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,7 @@ class ServerConfig:
     max_entries: int = DEFAULT_MAX_ENTRIES
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     organization_id: str = "memdir"
+    retention: Retention | None = None
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None, **details: Any) -> Response:
@@ -86,13 +106,42 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _check_key(key: str) -> None:
+    try:
+        validate_key(key)
+    except MemdirError as exc:
+        raise _Refused(_error(400, "team_memory_invalid_key", exc.message, key=key, rule=exc.rule)) from exc
+
+
+def _parse_put(raw: bytes) -> PutRequest:
+    """Parse and check one PUT body completely (blocking: run it off the event loop).
+
+    Any malformed body is a 400: invalid UTF-8, bad JSON, nesting deeper than the parser allows, an
+    integer too long to convert, lone surrogates in a key or a value."""
+    try:
+        parsed = json.loads(raw)
+    except RecursionError:
+        raise _Refused(_error(400, "invalid_json", "request body is nested too deeply to be a push")) from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise _Refused(_error(400, "invalid_json", f"request body is not JSON: {exc}")) from None
+    try:
+        request = parse_put_request(parsed)
+    except MemdirError as exc:
+        raise _Refused(_error(400, "invalid_body", exc.message, rule=exc.rule)) from exc
+    for key in request.deletions:
+        _check_key(key)
+    for key, digest in (request.base_checksums or {}).items():
+        _check_key(key)
+        if not digest.isascii():
+            raise _Refused(_error(400, "invalid_body", f"baseChecksums[{key!r}] is not a checksum"))
+    _check_entries(dict(request.entries))
+    return request
+
+
 def _check_entries(entries: dict[str, str]) -> None:
     """Every key, size and secret rule, before anything is stored."""
     for key in sorted(entries):
-        try:
-            validate_key(key)
-        except MemdirError as exc:
-            raise _Refused(_error(400, "team_memory_invalid_key", exc.message, key=key, rule=exc.rule)) from exc
+        _check_key(key)
         content = entries[key]
         if "\0" in content:
             raise _Refused(
@@ -104,7 +153,18 @@ def _check_entries(entries: dict[str, str]) -> None:
                     rule="content-nul",
                 )
             )
-        size = len(content.encode("utf-8", "surrogatepass"))
+        try:
+            size = len(content.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise _Refused(
+                _error(
+                    400,
+                    "team_memory_invalid_content",
+                    f"entry {key!r} is not valid Unicode text (it holds a lone surrogate)",
+                    key=key,
+                    rule="content-not-utf8",
+                )
+            ) from None
         if size > MAX_ENTRY_BYTES:
             raise _Refused(
                 _error(
@@ -121,8 +181,16 @@ def _check_entries(entries: dict[str, str]) -> None:
         for key in sorted(entries)
         for finding in scan_for_secrets(entries[key])
     ]
+    findings += [
+        {"key": key, "rule_id": finding.rule_id, "label": finding.label, "line": 0}
+        for key in sorted(entries)
+        for finding in scan_for_secrets(key)
+    ]
     if findings:
-        named = "; ".join(f"{f['key']} line {f['line']}: {f['label']} ({f['rule_id']})" for f in findings)
+        named = "; ".join(
+            f"{f['key']} {'name' if f['line'] == 0 else 'line ' + str(f['line'])}: {f['label']} ({f['rule_id']})"
+            for f in findings
+        )
         raise _Refused(
             _error(
                 422,
@@ -134,6 +202,12 @@ def _check_entries(entries: dict[str, str]) -> None:
             ),
             findings,
         )
+
+
+def _if_match(header: str | None) -> str | None:
+    """The checksum a write must find; ``*`` (any version) and no header both mean "do not check"."""
+    value = parse_etag(header)
+    return None if value == "*" else value
 
 
 def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlette:
@@ -150,26 +224,34 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             checksum=state.checksum,
             entries=state.entries,
             entry_checksums=state.entry_checksums,
+            tombstones=state.tombstones,
         )
 
-    async def team_memory(request: Request) -> Response:
+    async def authorized(request: Request, *, admin: bool = False) -> tuple[TokenScope, str]:
         scope = await run_in_threadpool(authenticate, storage, request.headers.get("authorization"))
         if isinstance(scope, AuthDenied):
-            return _error(scope.status, scope.code, scope.message, {"WWW-Authenticate": "Bearer"})
+            raise _Refused(_error(scope.status, scope.code, scope.message, {"WWW-Authenticate": "Bearer"}))
         repo = request.query_params.get("repo", "")
         try:
             validate_repo(repo)
         except MemdirError as exc:
-            return _error(400, "invalid_repo", exc.message, rule=exc.rule)
-        denied = permit(scope, repo, admin=request.method == "DELETE")
+            raise _Refused(_error(400, "invalid_repo", exc.message, rule=exc.rule)) from exc
+        denied = permit(scope, repo, admin=admin)
         if denied is not None:
-            return _error(denied.status, denied.code, denied.message)
+            raise _Refused(_error(denied.status, denied.code, denied.message))
+        return scope, repo
+
+    async def team_memory(request: Request) -> Response:
+        try:
+            scope, repo = await authorized(request, admin=request.method == "DELETE")
+        except _Refused as refused:
+            return refused.response
         try:
             if request.method == "GET":
                 return await _get(request, repo)
             if request.method == "PUT":
-                return await _put(request, repo)
-            return await _delete(request, repo)
+                return await _put(request, repo, scope)
+            return await _delete(request, repo, scope)
         except _Refused as refused:
             if refused.findings:
                 refusals.record(repo, refused.findings, token=bearer_token(request.headers.get("authorization")))
@@ -189,19 +271,21 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             return Response(status_code=304, headers=etag)
         return JSONResponse(snapshot(state).to_json(include_entries=not hashes), headers=etag)
 
-    async def _put(request: Request, repo: str) -> Response:
+    async def _put(request: Request, repo: str, scope: TokenScope) -> Response:
         raw = await _read_body(request, config.max_body_bytes)
-        try:
-            parsed = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            return _error(400, "invalid_json", f"request body is not JSON: {exc}")
-        try:
-            entries = dict(parse_put_request(parsed).entries)
-        except MemdirError as exc:
-            return _error(400, "invalid_body", exc.message, rule=exc.rule)
-        _check_entries(entries)
-        if_match = parse_etag(request.headers.get("if-match"))
-        outcome = await run_in_threadpool(storage.put_entries, repo, entries, if_match, max_entries=config.max_entries)
+        parsed = await run_in_threadpool(_parse_put, raw)
+        outcome = await run_in_threadpool(
+            lambda: storage.put_entries(
+                repo,
+                parsed.entries,
+                _if_match(request.headers.get("if-match")),
+                max_entries=config.max_entries,
+                deletions=parsed.deletions,
+                base_checksums=parsed.base_checksums,
+                by=scope.name,
+                retention=config.retention,
+            )
+        )
         if isinstance(outcome, PutConflict):
             return _error(
                 412,
@@ -212,23 +296,93 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             )
         if isinstance(outcome, PutTooMany):
             return JSONResponse(TooManyEntries(outcome.max_entries, outcome.received_entries).to_json(), 413)
-        body = PutResponse(outcome.checksum, outcome.last_modified, outcome.version).to_json()
+        body = PutResponse(outcome.checksum, outcome.last_modified, outcome.version, outcome.deleted).to_json()
         body.update(organizationId=config.organization_id, repo=repo, written=list(outcome.written))
         return JSONResponse(body, headers={"ETag": format_etag(outcome.checksum)})
 
-    async def _delete(request: Request, repo: str) -> Response:
+    async def _delete(request: Request, repo: str, scope: TokenScope) -> Response:
         key = request.query_params.get("key", "")
-        try:
-            validate_key(key)
-        except MemdirError as exc:
-            return _error(400, "team_memory_invalid_key", exc.message, key=key, rule=exc.rule)
-        result = await run_in_threadpool(storage.delete_key, repo, key)
+        _check_key(key)
+        result = await run_in_threadpool(
+            lambda: storage.delete_key(repo, key, by=scope.name, retention=config.retention)
+        )
         if not result.deleted:
             return _error(404, "not_found", f"repository {repo!r} has no team-memory key {key!r}")
         return JSONResponse({"deleted": key, "checksum": result.checksum, "version": result.version})
 
-    routes = [
-        Route(API_PATH, team_memory, methods=["GET", "PUT", "DELETE"]),
-        Mount(DASHBOARD_PATH, create_dashboard(storage, refusals)),
-    ]
-    return Starlette(routes=routes)
+    async def history(request: Request) -> Response:
+        """``GET .../history?repo=R[&key=K][&limit=N]``: newest first, without bodies."""
+        try:
+            _scope, repo = await authorized(request)
+            key = request.query_params.get("key") or None
+            if key is not None:
+                _check_key(key)
+            limit = _int_param(request, "limit", 100, 1, _MAX_HISTORY_LIMIT)
+        except _Refused as refused:
+            return refused.response
+        rows = await run_in_threadpool(lambda: storage.history(repo, key, limit=limit))
+        return JSONResponse({"repo": repo, "history": [row.to_json() for row in rows]})
+
+    async def version(request: Request) -> Response:
+        """``GET .../version?repo=R&key=K&version=V`` (or ``&hash=sha256:...``): one version with its content."""
+        try:
+            _scope, repo = await authorized(request)
+            key = request.query_params.get("key", "")
+            _check_key(key)
+            wanted_hash = request.query_params.get("hash")
+            number = None if wanted_hash else _int_param(request, "version", None, 1, 2**62)
+        except _Refused as refused:
+            return refused.response
+        row = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=number, checksum=wanted_hash))
+        if row is None:
+            what = f"hash {wanted_hash}" if wanted_hash else f"version {number}"
+            return _error(404, "not_found", f"{repo!r} has no {what} of {key!r} in its history")
+        return JSONResponse(row.to_json(with_content=True))
+
+    async def health(_request: Request) -> Response:
+        try:
+            await run_in_threadpool(storage.ping)
+        except Exception as exc:  # noqa: BLE001 - any failure to reach the database is "unhealthy", never a 500
+            message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+            return JSONResponse({"status": "unavailable", "database": "unreachable", "error": message}, 503)
+        return JSONResponse({"status": "ok", "database": "ok"})
+
+    async def root(_request: Request) -> Response:
+        about = {"service": SERVICE_NAME, "version": _package_version(), "api": API_PATH, "health": "/health"}
+        return JSONResponse(about)
+
+    async def unavailable(_request: Request, exc: Exception) -> Response:
+        message = getattr(exc, "message", str(exc))
+        return _error(503, "storage_unavailable", message, {"Retry-After": "1"})
+
+    return Starlette(
+        routes=[
+            Route("/", root, methods=["GET"]),
+            Route("/health", health, methods=["GET"]),
+            Route(API_PATH, team_memory, methods=["GET", "PUT", "DELETE"]),
+            Route(HISTORY_PATH, history, methods=["GET"]),
+            Route(VERSION_PATH, version, methods=["GET"]),
+            Mount(DASHBOARD_PATH, create_dashboard(storage, refusals)),
+        ],
+        exception_handlers={StorageUnavailable: unavailable},
+    )
+
+
+def _int_param(request: Request, name: str, default: int | None, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        if default is None:
+            raise _Refused(_error(400, "invalid_parameter", f"{name} is required (a whole number)"))
+        return default
+    if not raw.isdigit() or len(raw) > 19 or not low <= int(raw) <= high:
+        raise _Refused(_error(400, "invalid_parameter", f"{name} must be a whole number from {low} to {high}"))
+    return int(raw)
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memdir")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree without metadata
+        return "unknown"

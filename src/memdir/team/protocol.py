@@ -100,7 +100,15 @@ def validate_key(key: str) -> str:
             rule="key-trailing-slash",
             path=key,
         )
-    if len(key.encode("utf-8")) > MAX_KEY_BYTES:
+    try:
+        key_bytes = key.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnsafePathError(
+            f"team key {key!r} is not valid Unicode text (it holds a lone surrogate); rename the file",
+            rule="key-not-utf8",
+            path=key,
+        ) from None
+    if len(key_bytes) > MAX_KEY_BYTES:
         raise UnsafePathError(
             f"team key {key[:60]!r}... is longer than {MAX_KEY_BYTES} UTF-8 bytes; shorten the path",
             rule="key-too-long",
@@ -169,6 +177,9 @@ class TeamMemorySnapshot:
     checksum: str
     entries: Mapping[str, str] = field(default_factory=dict)
     entry_checksums: Mapping[str, str] | None = None
+    tombstones: Mapping[str, str] | None = None
+    """memdir extension: deleted keys and the checksum each had when deleted, so a client that
+    was away (or has no recorded base) tells "deleted there" from "new here"."""
 
     def to_json(self, *, include_entries: bool = True) -> dict[str, Any]:
         content: dict[str, Any] = {}
@@ -176,6 +187,8 @@ class TeamMemorySnapshot:
             content["entries"] = dict(self.entries)
         if self.entry_checksums is not None:
             content["entryChecksums"] = dict(self.entry_checksums)
+        if self.tombstones is not None:
+            content["tombstones"] = dict(self.tombstones)
         return {
             "organizationId": self.organization_id,
             "repo": self.repo,
@@ -198,6 +211,8 @@ def parse_snapshot(body: object, *, hashes_only: bool = False) -> TeamMemorySnap
     if raw_checksums is None and hashes_only:
         raise _protocol_error(what, "'content.entryChecksums' is missing")
     checksums = None if raw_checksums is None else _string_map(raw_checksums, what, "content.entryChecksums")
+    raw_tombstones = content.get("tombstones")
+    tombstones = None if raw_tombstones is None else _string_map(raw_tombstones, what, "content.tombstones")
     return TeamMemorySnapshot(
         organization_id=_field(body, "organizationId", str, what),
         repo=_field(body, "repo", str, what),
@@ -206,22 +221,44 @@ def parse_snapshot(body: object, *, hashes_only: bool = False) -> TeamMemorySnap
         checksum=_field(body, "checksum", str, what),
         entries=entries,
         entry_checksums=checksums,
+        tombstones=tombstones,
     )
 
 
 @dataclass(frozen=True)
 class PutRequest:
+    """One push batch. ``deletions`` and ``base_checksums`` are memdir extensions (a Claude Code
+    server ignores them): keys to delete, and per key the checksum the client last agreed with the
+    server (``""`` for a key it believes absent), so a push whose ``If-Match`` is stale only because
+    other keys moved can still be accepted without overwriting anything it has not seen."""
+
     entries: Mapping[str, str]
+    deletions: tuple[str, ...] = ()
+    base_checksums: Mapping[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"entries": dict(self.entries)}
+        body: dict[str, Any] = {"entries": dict(self.entries)}
+        if self.deletions:
+            body["deletions"] = list(self.deletions)
+        if self.base_checksums is not None:
+            body["baseChecksums"] = dict(self.base_checksums)
+        return body
 
 
 def parse_put_request(body: object) -> PutRequest:
     """Shape check only; keys are checked one by one with :func:`validate_key` by the caller."""
     if not isinstance(body, dict):
         raise _protocol_error("push body", "body must be a JSON object")
-    return PutRequest(_string_map(body.get("entries"), "push body", "entries"))
+    entries = _string_map(body.get("entries"), "push body", "entries")
+    raw_deletions = body.get("deletions", [])
+    if not isinstance(raw_deletions, list) or not all(isinstance(key, str) for key in raw_deletions):
+        raise _protocol_error("push body", "'deletions' must be a list of keys")
+    deletions = tuple(dict.fromkeys(raw_deletions))
+    if set(deletions) & set(entries):
+        raise _protocol_error("push body", "a key cannot be both written and deleted in one push")
+    raw_bases = body.get("baseChecksums")
+    bases = None if raw_bases is None else _string_map(raw_bases, "push body", "baseChecksums")
+    return PutRequest(entries, deletions, bases)
 
 
 @dataclass(frozen=True)
@@ -229,19 +266,26 @@ class PutResponse:
     checksum: str
     last_modified: str
     version: int
+    deleted: tuple[str, ...] | None = None
+    """Keys the server deleted; None from a server that does not know deletions."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"checksum": self.checksum, "lastModified": self.last_modified, "version": self.version}
+        body: dict[str, Any] = {"checksum": self.checksum, "lastModified": self.last_modified, "version": self.version}
+        if self.deleted is not None:
+            body["deleted"] = list(self.deleted)
+        return body
 
 
 def parse_put_response(body: object) -> PutResponse:
     if not isinstance(body, dict):
         raise _protocol_error("push response", "body must be a JSON object")
     version = body.get("version", 0)
+    deleted = body.get("deleted")
     return PutResponse(
         checksum=_field(body, "checksum", str, "push response"),
         last_modified=str(body.get("lastModified", "")),
         version=version if isinstance(version, int) else 0,
+        deleted=tuple(k for k in deleted if isinstance(k, str)) if isinstance(deleted, list) else None,
     )
 
 
@@ -281,16 +325,19 @@ def _json_bytes(value: str) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
-def batch_delta_by_bytes(delta: Mapping[str, str], max_bytes: int = MAX_PUT_BODY_BYTES) -> list[list[str]]:
-    """Split the keys of a push into PUT-sized batches, keys sorted, greedy, oversize entries alone."""
+def batch_delta_by_bytes(delta: Mapping[str, str | None], max_bytes: int = MAX_PUT_BODY_BYTES) -> list[list[str]]:
+    """Split the keys of a push into PUT-sized batches, keys sorted, greedy, oversize entries alone.
+
+    A None value is a deletion; it is counted twice (in ``deletions`` and ``baseChecksums``)."""
     batches: list[list[str]] = []
     current: list[str] = []
-    size = _EMPTY_BATCH_BYTES
+    size = _EMPTY_BATCH_BYTES + len(b',"deletions":[],"baseChecksums":{}')
     for key in sorted(delta):
-        entry = _json_bytes(key) + _json_bytes(delta[key]) + 2
+        value = delta[key]
+        entry = 2 * _json_bytes(key) + 76 + (_json_bytes(value) + 2 if value is not None else 0)
         if current and size + entry > max_bytes:
             batches.append(current)
-            current, size = [], _EMPTY_BATCH_BYTES
+            current, size = [], _EMPTY_BATCH_BYTES + len(b',"deletions":[],"baseChecksums":{}')
         current.append(key)
         size += entry
     if current:

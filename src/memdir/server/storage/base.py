@@ -9,21 +9,26 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Protocol
 
+from memdir.errors import MemdirError
+
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
     "DeleteResult",
+    "HistoryEntry",
     "PutConflict",
     "PutOutcome",
     "PutResult",
     "PutTooMany",
     "RepoState",
+    "Retention",
     "Storage",
+    "StorageUnavailable",
     "TokenInfo",
     "TokenScope",
     "hash_token",
@@ -32,6 +37,14 @@ __all__ = [
 ]
 
 DEFAULT_MAX_ENTRIES = 5000
+
+
+class StorageUnavailable(MemdirError):
+    """The database could not be reached or dropped the connection; the server answers 503."""
+
+    rule = "storage-unavailable"
+
+
 TOKEN_PREFIX = "mdt_"
 TOKEN_ID_CHARS = 12
 
@@ -46,6 +59,7 @@ class RepoState:
     checksum: str
     entry_checksums: Mapping[str, str]
     entries: Mapping[str, str]
+    tombstones: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -54,6 +68,45 @@ class PutResult:
     version: int
     last_modified: str
     written: tuple[str, ...]
+    deleted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One accepted write or delete of one key. ``version`` is the repository version it made;
+    ``content`` is the key's text after a write and the text it had before a delete (None when a
+    listing left bodies out); ``by`` is the name of the token that made it."""
+
+    key: str
+    version: int
+    hash: str
+    by: str
+    at: str
+    deleted: bool
+    content: str | None = None
+
+    def to_json(self, *, with_content: bool = False) -> dict[str, object]:
+        body: dict[str, object] = {
+            "key": self.key,
+            "version": self.version,
+            "hash": self.hash,
+            "by": self.by,
+            "at": self.at,
+            "deleted": self.deleted,
+        }
+        if with_content:
+            body["content"] = self.content
+        return body
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How much history the server keeps per key: the newest ``keep_versions`` rows and/or the rows
+    younger than ``keep_days``; None keeps everything. A key's newest row is always kept, since it
+    is the tombstone of a deleted key."""
+
+    keep_versions: int | None = None
+    keep_days: float | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +138,7 @@ class TokenScope:
 
     repos: tuple[str, ...]
     admin: bool
+    name: str = ""
 
     def allows(self, repo: str) -> bool:
         """A pattern is an exact ``owner/name``, ``owner/*`` or ``*``."""
@@ -103,6 +157,7 @@ class TokenInfo:
     repos: tuple[str, ...]
     admin: bool
     created_at: str
+    name: str = ""
 
 
 def hash_token(token: str) -> str:
@@ -127,14 +182,38 @@ class Storage(Protocol):
         """The repo's metadata and entry checksums without bodies, or None when it has no entries."""
 
     def put_entries(
-        self, repo: str, entries: Mapping[str, str], if_match: str | None, *, max_entries: int
+        self,
+        repo: str,
+        entries: Mapping[str, str],
+        if_match: str | None,
+        *,
+        max_entries: int,
+        deletions: Sequence[str] = (),
+        base_checksums: Mapping[str, str] | None = None,
+        by: str = "",
+        retention: Retention | None = None,
     ) -> PutOutcome:
-        """Upsert ``entries`` atomically; keys not named are kept. Nothing is stored unless PutResult."""
+        """Upsert ``entries`` and delete ``deletions`` atomically; keys not named are kept. Nothing is
+        stored unless PutResult. A stale ``if_match`` is still accepted when ``base_checksums`` names
+        every touched key with its current checksum (``""`` for absent), since then nothing the
+        client has not seen is overwritten. Every change is recorded in the history."""
 
-    def delete_key(self, repo: str, key: str) -> DeleteResult:
-        """Remove one entry (administrators only; sync itself never deletes)."""
+    def delete_key(self, repo: str, key: str, *, by: str = "", retention: Retention | None = None) -> DeleteResult:
+        """Remove one entry (administrators; sync deletes through put_entries), leaving a tombstone."""
 
-    def create_token(self, repos: Iterable[str], *, admin: bool = False) -> str:
+    def history(self, repo: str, key: str | None = None, *, limit: int = 100) -> list[HistoryEntry]:
+        """The repository's (or one key's) history, newest first, without bodies."""
+
+    def history_entry(
+        self, repo: str, key: str, *, version: int | None = None, checksum: str | None = None
+    ) -> HistoryEntry | None:
+        """One key's history row with its content: the one made at ``version``, or the newest
+        whose hash is ``checksum``; None when there is none."""
+
+    def ping(self) -> None:
+        """Raise when the database cannot be reached (GET /health)."""
+
+    def create_token(self, repos: Iterable[str], *, admin: bool = False, name: str = "") -> str:
         """Store a new token's hash and scope; the plaintext is returned once and kept nowhere."""
 
     def verify_token(self, token: str) -> TokenScope | None:

@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from memdir.errors import ConfigError
-from memdir.server.storage.sql import SCHEMA, Cursor, SqlStorage
+from memdir.server.storage.base import StorageUnavailable
+from memdir.server.storage.sql import SCHEMA, TOKEN_NAME_COLUMN, Cursor, SqlStorage
 
 __all__ = ["PostgresStorage"]
 
@@ -45,18 +46,35 @@ class PostgresStorage(SqlStorage):
             raise ConfigError(
                 "PostgreSQL storage needs psycopg: pip install 'memdir[postgres]'", rule="missing-extra"
             ) from exc
-        self._pool = ConnectionPool(url, min_size=1, max_size=max_connections, open=True, kwargs={"autocommit": True})
+        # check: a pooled connection is tested before it is handed out, so the connections a
+        # PostgreSQL restart left dead are replaced instead of failing the next requests.
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_connections,
+            open=True,
+            kwargs={"autocommit": True},
+            check=ConnectionPool.check_connection,
+            timeout=10.0,
+        )
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in SCHEMA:
                 conn.execute(statement)
+            conn.execute(TOKEN_NAME_COLUMN.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS"))
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Cursor]:
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-            if not write:
-                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            yield _Placeholders(cur)
+        import psycopg
+        import psycopg_pool
+
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                if not write:
+                    cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                yield _Placeholders(cur)
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
+            raise StorageUnavailable(f"the PostgreSQL database is unreachable ({exc}); retry shortly") from exc
 
     def close(self) -> None:
         self._pool.close()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from memdir.server.storage.sql import SCHEMA, Cursor, SqlStorage
+from memdir.server.storage.sql import SCHEMA, TOKEN_NAME_COLUMN, Cursor, SqlStorage
 
 __all__ = ["SqliteStorage"]
 
@@ -27,6 +27,9 @@ class SqliteStorage(SqlStorage):
             conn.execute("PRAGMA journal_mode=WAL")
             for statement in SCHEMA:
                 conn.execute(statement)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(team_tokens)")}
+            if "name" not in columns:
+                conn.execute(TOKEN_NAME_COLUMN)
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)

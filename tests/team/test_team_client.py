@@ -34,7 +34,15 @@ def test_a_push_uploads_every_file_and_a_second_push_uploads_nothing(make_team_c
     assert (first.uploaded, first.batches, first.unchanged) == (6, 1, 0)
     second = push(client, SyncState(), str(team))
     assert (second.uploaded, second.batches, second.unchanged) == (0, 0, 6)
-    assert first.to_json() == {"uploaded": 6, "batches": 1, "unchanged": 0, "skipped_secrets": []}
+    assert first.to_json() == {
+        "uploaded": 6,
+        "batches": 1,
+        "unchanged": 0,
+        "deleted": [],
+        "not_pushed": [],
+        "held_deletions": [],
+        "skipped_secrets": [],
+    }
 
 
 def test_pull_writes_the_server_version_keeps_identical_files_and_leaves_local_only_files(
@@ -72,7 +80,7 @@ def test_pull_with_a_known_etag_is_not_modified_and_an_empty_repo_clears_the_sta
     assert not pull(client, state, str(tmp_path / "team"), skip_etag_cache=True).not_modified
 
 
-def test_two_clients_editing_one_key_the_later_push_wins_and_the_other_pulls_it(
+def test_two_clients_editing_one_key_the_later_push_overwrites_nothing_and_sync_keeps_both(
     make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
 ):
     alice, bob = tmp_path / "alice" / "team", tmp_path / "bob" / "team"
@@ -87,13 +95,19 @@ def test_two_clients_editing_one_key_the_later_push_wins_and_the_other_pulls_it(
     push(alice_client, alice_state, str(alice))
     write(bob, "shared.md", "v2 by bob\n")
     write(bob, "bob.md", "bob's own\n")
-    result = push(bob_client, bob_state, str(bob))  # stale If-Match: 412, hashes probe, retry
+    result = push(bob_client, bob_state, str(bob))
 
-    assert result.uploaded == 2
-    assert server_entries(team_server) == {"shared.md": "v2 by bob\n", "bob.md": "bob's own\n"}
+    assert result.uploaded == 1 and [key for key, _ in result.not_pushed] == ["shared.md"]
+    assert server_entries(team_server) == {"shared.md": "v2 by alice\n", "bob.md": "bob's own\n"}
+    report = sync(bob_client, bob_state, str(bob))
+    [conflict] = report.pull.conflicts
+    assert (bob / "shared.md").read_text(encoding="utf-8") == "v2 by alice\n"
+    assert (bob / conflict.kept_as).read_text(encoding="utf-8") == "v2 by bob\n"
+    assert conflict.kept_as.startswith("shared.conflict-") and conflict.kept_as.endswith(".md")
+    assert server_entries(team_server)[conflict.kept_as] == "v2 by bob\n"
     pull(alice_client, alice_state, str(alice))
-    assert (alice / "shared.md").read_text(encoding="utf-8") == "v2 by bob\n"
     assert (alice / "bob.md").read_text(encoding="utf-8") == "bob's own\n"
+    assert (alice / conflict.kept_as).read_text(encoding="utf-8") == "v2 by bob\n"
 
 
 def test_a_secret_in_one_of_fifty_files_is_skipped_and_reported_by_label(
@@ -131,19 +145,26 @@ def test_push_skips_symlinks_large_files_and_memdirs_own_files(
     }
 
 
-def test_deletions_are_not_propagated_and_the_next_pull_restores_the_file(
+def test_a_deletion_is_pushed_as_a_tombstone_and_the_next_pull_elsewhere_removes_the_file(
     make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
 ):
-    team = tmp_path / "team"
-    write(team, "keep.md", "keep\n")
+    team, other = tmp_path / "a" / "team", tmp_path / "b" / "team"
+    for n in range(4):
+        write(team, f"keep{n}.md", "keep\n")
     gone = write(team, "gone.md", "gone\n")
     client, state = make_team_client(), SyncState()
     push(client, state, str(team))
+    pull(make_team_client(), SyncState(), str(other))
     gone.unlink()
-    assert push(client, state, str(team)).uploaded == 0
-    assert "gone.md" in server_entries(team_server)
-    pull(client, state, str(team), skip_etag_cache=True)
-    assert gone.read_text(encoding="utf-8") == "gone\n"
+    assert pull(client, state, str(team), skip_etag_cache=True).kept_local == (
+        ("gone.md", "deleted here, not pushed yet"),
+    )
+    assert not gone.exists()
+    result = push(client, state, str(team))
+    assert result.deleted == ("gone.md",) and result.uploaded == 0
+    assert "gone.md" not in server_entries(team_server)
+    assert pull(make_team_client(), SyncState(), str(other)).deleted == ("gone.md",)
+    assert not (other / "gone.md").exists() and (other / "keep0.md").exists()
 
 
 def test_batches_stay_under_the_body_limit_and_an_oversize_entry_goes_alone(
@@ -216,7 +237,8 @@ def test_sync_pulls_then_pushes_and_status_shows_the_delta(
     before = status(make_team_client(), SyncState(), str(mine))
     assert before.would_push == ("ours.md",) and before.server_only == ("theirs.md",)
     assert before.server_version == 1
-    pulled, pushed = sync(make_team_client(), SyncState(), str(mine))
+    report = sync(make_team_client(), SyncState(), str(mine))
+    pulled, pushed = report.pull, report.push
     assert pulled.written == ("theirs.md",) and pushed.uploaded == 1
     after = status(make_team_client(), SyncState(), str(mine))
     assert after.would_push == () and after.server_only == () and after.local_files == 2

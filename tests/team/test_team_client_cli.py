@@ -85,6 +85,9 @@ def test_cli_push_json_then_pull_with_env_vars(run, team_server: TeamServer, tmp
         "uploaded": 3,
         "batches": 1,
         "unchanged": 0,
+        "deleted": [],
+        "not_pushed": [],
+        "held_deletions": [],
         "skipped_secrets": [{"file": "leak.md", "labels": ["AWS Access Token"]}],
     }
     assert "leak.md" in pushed.stderr and "AKIA" not in pushed.stderr

@@ -3,7 +3,6 @@ by uvicorn on 127.0.0.1 from a small Starlette app, since the real server refuse
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from team_helpers import REPO, TeamServer, write
 
-from memdir.errors import SyncConflict, SyncError
+from memdir.errors import SyncError
 from memdir.team.client import TeamClient, TeamEndpoint, retry_delay
 from memdir.team.protocol import API_PATH, hash_content, repo_checksum
 from memdir.team.state import SyncState
@@ -99,6 +98,7 @@ def test_hostile_keys_from_a_malicious_server_never_write_outside_team(tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memory", "outside"]
     assert sorted(str(p.relative_to(memory)) for p in memory.rglob("*")) == [
         ".memdir.lock",
+        ".team-sync-base.json",
         "team",
         "team/dangling",
         "team/escape",
@@ -163,40 +163,47 @@ def test_an_unreachable_server_names_the_url_and_the_fix(tmp_path: Path):
 
 
 class MeddlingTransport(httpx.HTTPTransport):
-    """Before each of our PUTs, a teammate pushes through the same real server, so If-Match is stale."""
+    """Before each of our PUTs, a teammate pushes ``meddles`` through the same real server, so our
+    If-Match is stale."""
 
-    def __init__(self, server: TeamServer, meddles: int) -> None:
+    def __init__(self, server: TeamServer, meddles: list[dict[str, str]]) -> None:
         super().__init__()
         self.server, self.meddles = server, meddles
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if request.method == "PUT" and self.meddles:
-            self.meddles -= 1
             teammate = httpx.put(
                 self.server.url + API_PATH,
                 params={"repo": REPO},
-                json={"entries": {f"teammate{self.meddles}.md": "hi\n"}},
+                json={"entries": self.meddles.pop(0)},
                 headers={"Authorization": f"Bearer {self.server.token}"},
             )
             assert teammate.status_code == 200
         return super().handle_request(request)
 
 
-@pytest.mark.parametrize("meddles, succeeds", [(2, True), (3, False)])
-def test_a_412_probes_the_hashes_and_retries_at_most_twice(
-    team_server: TeamServer, tmp_path: Path, meddles: int, succeeds: bool
+def test_a_stale_if_match_is_accepted_when_the_pushed_keys_are_still_at_their_base(
+    team_server: TeamServer, tmp_path: Path
 ):
     write(tmp_path / "team", "mine.md", "mine\n")
-    state = SyncState(last_known_checksum="sha256:stale", probed=True)
-    transport = MeddlingTransport(team_server, meddles)
+    transport = MeddlingTransport(team_server, [{"teammate.md": "hi\n"}])
     with TeamClient(team_server.endpoint(), transport=transport) as client:
-        if succeeds:
-            assert push(client, state, str(tmp_path / "team")).uploaded == 1
-        else:
-            with pytest.raises(SyncConflict) as caught:
-                push(client, state, str(tmp_path / "team"))
-            assert "run the push again" in caught.value.message
+        result = push(client, SyncState(), str(tmp_path / "team"))
+    assert (result.uploaded, result.attempts) == (1, 1)
     stored = team_server.storage.get_repo(REPO)
-    assert stored is not None
-    assert ("mine.md" in stored.entries) is succeeds
-    assert json.dumps(sorted(stored.entries)).count("teammate") == meddles
+    assert stored is not None and dict(stored.entries) == {"mine.md": "mine\n", "teammate.md": "hi\n"}
+
+
+def test_a_412_on_a_key_a_teammate_just_wrote_reclassifies_and_overwrites_nothing(
+    team_server: TeamServer, tmp_path: Path
+):
+    write(tmp_path / "team", "mine.md", "mine\n")
+    sleeps: list[float] = []
+    transport = MeddlingTransport(team_server, [{"mine.md": "theirs\n"}])
+    with TeamClient(team_server.endpoint(), transport=transport) as client:
+        result = push(client, SyncState(), str(tmp_path / "team"), sleep=sleeps.append, jitter=lambda: 0.5)
+    assert result.uploaded == 0 and result.attempts == 2 and len(sleeps) == 1
+    assert [key for key, _why in result.not_pushed] == ["mine.md"]
+    stored = team_server.storage.get_repo(REPO)
+    assert stored is not None and dict(stored.entries) == {"mine.md": "theirs\n"}
+    assert (tmp_path / "team" / "mine.md").read_text(encoding="utf-8") == "mine\n"

@@ -16,7 +16,7 @@ from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, open_storage
 from memdir.team import sync as sync_ops
 from memdir.team.client import TeamClient, resolve_endpoint
 from memdir.team.protocol import API_PATH, validate_key, validate_repo
-from memdir.team.state import PushResult, SyncState
+from memdir.team.state import Conflict, PullResult, PushResult, SyncReport, SyncState
 
 __all__ = ["team"]
 
@@ -72,15 +72,29 @@ def team() -> None:
     type=click.IntRange(min=1),
     help="Most entries one repository may hold; pushes beyond it get a structured 413.",
 )
-def serve(host: str, port: int, database: str | None, max_entries: int) -> None:
-    """Run the team-memory sync server (Claude Code's team-memory API)."""
+@click.option(
+    "--keep-versions",
+    type=click.IntRange(min=1),
+    help="History kept per key: the newest N versions [default: all].",
+)
+@click.option(
+    "--keep-days",
+    type=click.FloatRange(min=0.0, min_open=True),
+    help="History kept per key: versions younger than D days [default: all]. The newest always stays.",
+)
+def serve(
+    host: str, port: int, database: str | None, max_entries: int, keep_versions: int | None, keep_days: float | None
+) -> None:
+    """Run the team-memory sync server (Claude Code's team-memory API, plus history and /health)."""
     _need("server", "starlette", "uvicorn")
     import uvicorn
 
     from memdir.server.app import ServerConfig, create_app
+    from memdir.server.storage.base import Retention
 
+    retention = Retention(keep_versions, keep_days) if keep_versions or keep_days else None
     with _storage(database) as storage:
-        app = create_app(storage, ServerConfig(max_entries=max_entries))
+        app = create_app(storage, ServerConfig(max_entries=max_entries, retention=retention))
         uvicorn.run(app, host=host, port=port, log_level="info")
 
 
@@ -96,14 +110,33 @@ def token() -> None:
 )
 @click.option("--repo", "repos", multiple=True, required=True, help="OWNER/NAME, OWNER/* or * (repeatable).")
 @click.option("--admin", is_flag=True, help="Also allow deleting keys (memdir team rm).")
+@click.option(
+    "--name",
+    help="Who uses the token, a person or a machine; the history shows it [default: USER@HOST].",
+)
 @click.option("--db", "database", envvar="MEMDIR_TEAM_DB", help=_DB_HELP)
-def create_token(repos: tuple[str, ...], admin: bool, database: str | None) -> None:
+def create_token(repos: tuple[str, ...], admin: bool, name: str | None, database: str | None) -> None:
     """Create a token and print it once; only its hash is stored."""
     patterns = [_repo_pattern(repo) for repo in repos]
+    who = (name if name is not None else _default_token_name()).strip()
+    if not who or len(who.encode("utf-8")) > 200 or not who.isprintable():
+        raise click.BadParameter("give a printable name of at most 200 UTF-8 bytes", param_hint="--name")
     with _storage(database) as storage:
-        secret = storage.create_token(patterns, admin=admin)
+        secret = storage.create_token(patterns, admin=admin, name=who)
     click.echo(secret)
-    click.echo(f"token for {', '.join(patterns)}{' (admin)' if admin else ''}; it is shown only this once", err=True)
+    scope = f"{', '.join(patterns)}{' (admin)' if admin else ''}"
+    click.echo(f"token {who!r} for {scope}; it is shown only this once", err=True)
+
+
+def _default_token_name() -> str:
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return f"{user}@{socket.gethostname()}"
 
 
 @token.command(
@@ -123,7 +156,8 @@ def list_tokens(as_json: bool, database: str | None) -> None:
         click.echo("no tokens", err=True)
         return
     for info in tokens:
-        click.echo(f"{info.id}  {info.created_at}  {'admin' if info.admin else 'write'}  {', '.join(info.repos)}")
+        role = "admin" if info.admin else "write"
+        click.echo(f"{info.id}  {info.created_at}  {role}  {', '.join(info.repos)}  {info.name or '-'}")
 
 
 @token.command(
@@ -170,8 +204,9 @@ def revoke_token(token_or_id: str, database: str | None) -> None:
 def remove(key: str, repo: str, server: str, secret: str) -> None:
     """Delete one key from a repository's team memory on the server (admin token needed).
 
-    Sync never propagates deletions, so this is the way to retire a shared file. Teammates who
-    still have the file locally will push it again unless they delete it too.
+    Deleting the file in team/ and syncing does the same without an admin token; this command
+    is for keys no clone has. The server keeps a tombstone, so clones that still hold the
+    unchanged file remove it on their next pull.
     """
     _need("team", "httpx")
     import httpx
@@ -251,55 +286,126 @@ def _report_push(result: PushResult, team_dir: str) -> None:
         click.echo(f"skipped {other.file}: {other.reason} ({other.rule})", err=True)
     if result.capped:
         click.echo(f"skipped {result.capped} file(s) beyond the server's entry limit", err=True)
+    for key, why in result.not_pushed:
+        click.echo(f"not pushed {key}: {why}", err=True)
+    for conflict in result.conflicts:
+        click.echo(f"restored {conflict.key} on the server: it was deleted there, but you had changed it", err=True)
+    if result.held_deletions:
+        count = len(result.held_deletions)
+        click.echo(
+            sync_ops.mass_delete_message(count, count + result.unchanged + result.uploaded, "from the server"),
+            err=True,
+        )
+
+
+def _report_pull(result: PullResult) -> None:
+    for skip in result.skipped:
+        if skip.rule == "changed-during-sync":
+            click.echo(f"kept {skip.file}: {skip.reason}", err=True)
+        else:
+            click.echo(f"refused server key {skip.file!r}: {skip.reason} ({skip.rule})", err=True)
+    for key in result.deleted:
+        click.echo(f"deleted {key}: deleted on the server", err=True)
+    for key in result.merged:
+        click.echo(f"merged {key}: your edits and the server's touch different lines; both kept", err=True)
+    for conflict in result.conflicts:
+        click.echo(_conflict_line(conflict), err=True)
+    for key, why in result.kept_local:
+        if not any(conflict.key == key for conflict in result.conflicts):
+            click.echo(f"kept {key}: {why}", err=True)
+    if result.held_deletions:
+        count = len(result.held_deletions)
+        click.echo(sync_ops.mass_delete_message(count, count + result.unchanged, "in team/"), err=True)
+
+
+def _conflict_line(conflict: Conflict) -> str:
+    if conflict.kept_as != conflict.key:
+        return (
+            f"conflict {conflict.key}: {conflict.kind}; the server's version keeps the name, "
+            f"yours is kept as {conflict.kept_as}"
+        )
+    if conflict.kind == "deleted here, changed there":
+        return f"conflict {conflict.key}: you deleted it but it was changed on the server; the server's version is back"
+    return f"conflict {conflict.key}: deleted on the server but changed here; your version is kept and pushed back"
+
+
+_MASS_DELETE_OPTION = click.option(
+    "--allow-mass-delete",
+    is_flag=True,
+    help=f"Propagate deletions of more than {sync_ops.MASS_DELETE_FILES} files or a quarter of team/ at once.",
+)
+
+
+def _held(*results: PullResult | PushResult) -> None:
+    if any(result.held_deletions for result in results):
+        raise SystemExit(1)
 
 
 @team.command(epilog=_SYNC_EXAMPLES.format(name="pull"))
 @_client_options
-def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool) -> None:
-    """Fetch the repository's team memory into team/ (the server's version wins; nothing is deleted)."""
+@_MASS_DELETE_OPTION
+def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
+    """Bring the server's changes into team/; local changes not pushed yet are kept and reported."""
     with _session(server, secret, repo) as (client, team_dir):
-        result = sync_ops.pull(client, SyncState(), team_dir, skip_etag_cache=True)
+        result = sync_ops.pull(client, SyncState(), team_dir, skip_etag_cache=True, allow_mass_delete=allow_mass_delete)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-        return
-    for skip in result.skipped:
-        click.echo(f"refused server key {skip.file!r}: {skip.reason} ({skip.rule})", err=True)
-    click.echo(f"pulled {len(result.written)} file(s) into {team_dir}, {result.unchanged} unchanged")
+    else:
+        _report_pull(result)
+        deleted = f", {len(result.deleted)} deleted" if result.deleted else ""
+        conflicts = f", {len(result.conflicts)} conflict(s)" if result.conflicts else ""
+        click.echo(
+            f"pulled {len(result.written)} file(s) into {team_dir}, {result.unchanged} unchanged{deleted}{conflicts}"
+        )
+    _held(result)
 
 
 @team.command(epilog=_SYNC_EXAMPLES.format(name="push"))
 @_client_options
-def push(server: str | None, secret: str | None, repo: str | None, as_json: bool) -> None:
-    """Upload the files of team/ that differ from the server's (deletions are not propagated)."""
+@_MASS_DELETE_OPTION
+def push(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
+    """Upload what changed in team/ (edits, new files, deletions); server changes are never overwritten."""
     with _session(server, secret, repo) as (client, team_dir):
-        result = sync_ops.push(client, SyncState(), team_dir)
+        result = sync_ops.push(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete)
     _report_push(result, team_dir)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-        return
-    click.echo(f"pushed {result.uploaded} file(s) in {result.batches} batch(es), {result.unchanged} unchanged")
+    else:
+        deleted = f", deleted {len(result.deleted)} on the server" if result.deleted else ""
+        click.echo(
+            f"pushed {result.uploaded} file(s) in {result.batches} batch(es){deleted}, {result.unchanged} unchanged"
+        )
+    _held(result)
 
 
 @team.command("sync", epilog=_SYNC_EXAMPLES.format(name="sync"))
 @_client_options
-def sync_command(server: str | None, secret: str | None, repo: str | None, as_json: bool) -> None:
-    """Pull, then push: the server wins for files changed only there, local edits are uploaded."""
+@_MASS_DELETE_OPTION
+def sync_command(
+    server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool
+) -> None:
+    """Pull, then push, three-way: one-sided changes flow, two-sided ones are merged or kept as a conflict copy."""
     with _session(server, secret, repo) as (client, team_dir):
-        pulled, pushed = sync_ops.sync(client, SyncState(), team_dir)
-    _report_push(pushed, team_dir)
+        report = sync_ops.sync(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete)
+    pulled, pushed = report.pull, report.push
     if as_json:
-        click.echo(json.dumps({"pull": pulled.to_json(), "push": pushed.to_json()}, indent=2, ensure_ascii=False))
-        return
-    click.echo(
-        f"pulled {len(pulled.written)} file(s), pushed {pushed.uploaded} in {pushed.batches} batch(es), "
-        f"{pushed.unchanged} unchanged"
-    )
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        _report_pull(pulled)
+        _report_push(pushed, team_dir)
+        counts = report.to_json()
+        click.echo(
+            f"pulled {counts['pulled']} file(s), pushed {counts['pushed']}, deleted here {counts['deleted_here']}, "
+            f"deleted there {counts['deleted_there']}, {len(counts['conflicts'])} conflict(s), "
+            f"{pushed.unchanged} unchanged"
+        )
+    _held(pulled, pushed)
 
 
 @team.command("status", epilog=_SYNC_EXAMPLES.format(name="status"))
 @_client_options
 def status_command(server: str | None, secret: str | None, repo: str | None, as_json: bool) -> None:
-    """Show the server, repository, local files and what a push would send. Changes nothing."""
+    """Show the server, repository, local files and how every changed key stands. Changes nothing."""
     with _session(server, secret, repo) as (client, team_dir):
         report = sync_ops.status(client, SyncState(), team_dir)
     if as_json:
@@ -312,12 +418,90 @@ def status_command(server: str | None, secret: str | None, repo: str | None, as_
     version = "none (nothing stored yet)" if report.server_version is None else str(report.server_version)
     click.echo(f"server:      version {version}, checksum {report.server_checksum or '-'}")
     click.echo(f"would push:  {len(report.would_push)} file(s)")
-    for key in report.would_push:
-        click.echo(f"  {key}")
-    if report.server_only:
-        click.echo(f"only on the server (a pull would add them): {len(report.server_only)}")
+    for name, keys in report.classes.items():
+        click.echo(f"{name}: {len(keys)}")
+        for key in keys:
+            click.echo(f"  {key}")
     for skip in report.skipped_secrets:
         click.echo(f"never pushed (potential secrets: {', '.join(skip['labels'])}): {skip['file']}")
+
+
+@team.command("log", epilog="Example:\n\n\b\n  memdir team log\n  memdir team log project_deploy_window.md --json")
+@click.argument("key", required=False)
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000), help="Most rows shown.")
+@_client_options
+def log_command(
+    key: str | None, limit: int, server: str | None, secret: str | None, repo: str | None, as_json: bool
+) -> None:
+    """The server's history of team memory (or of one KEY), newest first: version, who, when, hash."""
+    if key is not None:
+        _valid_key(key)
+    with _session(server, secret, repo) as (client, _team_dir):
+        rows = client.history(key, limit=limit)
+    if as_json:
+        fields = ("key", "version", "hash", "by", "at", "deleted")
+        click.echo(json.dumps([{name: row.get(name) for name in fields} for row in rows], indent=2, ensure_ascii=False))
+        return
+    if not rows:
+        click.echo("no history" + (f" for {key}" if key else ""), err=True)
+        return
+    for row in rows:
+        what = "deleted" if row.get("deleted") else str(row.get("hash", ""))[:19]
+        click.echo(f"v{row.get('version')}  {row.get('at')}  {row.get('by') or '-'}  {what}  {row.get('key')}")
+
+
+def _valid_key(key: str) -> str:
+    try:
+        return validate_key(key)
+    except MemdirError as exc:
+        raise click.BadParameter(exc.message, param_hint="KEY") from exc
+
+
+def _version_of(client: TeamClient, key: str, version: int) -> dict[str, object]:
+    found = client.fetch_version(key, version=version)
+    if found is None:
+        raise click.ClickException(
+            f"the server has no version {version} of {key}; 'memdir team log {key}' lists the versions it keeps"
+        )
+    return found
+
+
+@team.command("show", epilog="Example:\n\n\b\n  memdir team show project_deploy_window.md --version 12")
+@click.argument("key")
+@click.option("--version", "version", required=True, type=click.IntRange(min=1), help="Version from 'memdir team log'.")
+@_client_options
+def show_command(
+    key: str, version: int, server: str | None, secret: str | None, repo: str | None, as_json: bool
+) -> None:
+    """Print KEY as it was at VERSION (a deleted version prints the content it had when deleted)."""
+    _valid_key(key)
+    with _session(server, secret, repo) as (client, _team_dir):
+        found = _version_of(client, key, version)
+    if as_json:
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    click.echo(str(found["content"]), nl=False)
+
+
+@team.command("restore", epilog="Example:\n\n\b\n  memdir team restore project_deploy_window.md --version 12")
+@click.argument("key")
+@click.option("--version", "version", required=True, type=click.IntRange(min=1), help="Version from 'memdir team log'.")
+@_client_options
+def restore_command(
+    key: str, version: int, server: str | None, secret: str | None, repo: str | None, as_json: bool
+) -> None:
+    """Make VERSION of KEY current again: a new write on the server (so it is in the history too) and
+    in team/. An unpushed local edit of KEY is kept beside it as a conflict copy."""
+    _valid_key(key)
+    with _session(server, secret, repo) as (client, team_dir):
+        found = _version_of(client, key, version)
+        result = sync_ops.restore(client, SyncState(), team_dir, key, str(found["content"]))
+    if as_json:
+        click.echo(json.dumps({"key": key, "restored_version": version, **result}, indent=2, ensure_ascii=False))
+        return
+    if result.get("kept_as"):
+        click.echo(f"your unpushed version of {key} is kept as {result['kept_as']}", err=True)
+    click.echo(f"restored {key} to version {version} (now version {result['version']})")
 
 
 @team.command(
@@ -350,11 +534,16 @@ def watch(server: str | None, secret: str | None, repo: str | None, debounce: fl
 
     def on_push(result: object, error: BaseException | None) -> None:
         if error is not None:
-            click.echo(f"push failed: {getattr(error, 'message', error)}", err=True)
-        elif isinstance(result, PushResult):
-            _report_push(result, "")
-            if result.uploaded:
-                click.echo(f"pushed {result.uploaded} file(s) in {result.batches} batch(es)", err=True)
+            click.echo(f"sync failed: {getattr(error, 'message', error)}", err=True)
+        elif isinstance(result, SyncReport):
+            _report_pull(result.pull)
+            _report_push(result.push, "")
+            if result.push.uploaded or result.push.deleted:
+                click.echo(
+                    f"pushed {result.push.uploaded} file(s) in {result.push.batches} batch(es), "
+                    f"deleted {len(result.push.deleted)} on the server",
+                    err=True,
+                )
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:

@@ -11,13 +11,14 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memdir.errors import SyncAuthError, SyncError, SyncTooManyEntries
 from memdir.team.protocol import (
     API_PATH,
+    PutRequest,
     PutResponse,
     TeamMemorySnapshot,
     format_etag,
@@ -141,12 +142,21 @@ class TeamClient:
             return None
         return self._snapshot(response, hashes_only=True)
 
-    def put(self, entries: Mapping[str, str], if_match: str | None) -> PutResponse | None:
-        """``PUT`` one batch (upsert). None means 412: the repo moved past ``if_match``. Not retried:
-        the caller's conflict loop decides what to send again."""
+    def put(
+        self,
+        entries: Mapping[str, str],
+        if_match: str | None,
+        *,
+        deletions: Sequence[str] = (),
+        base_checksums: Mapping[str, str] | None = None,
+    ) -> PutResponse | None:
+        """``PUT`` one batch (upsert, and delete ``deletions``). None means 412: the repo moved past
+        ``if_match`` and a key the batch touches is not at its ``base_checksums`` any more. Not
+        retried: the caller's conflict loop decides what to send again."""
         import httpx
 
-        body = json.dumps({"entries": dict(entries)}, ensure_ascii=False).encode("utf-8")
+        request = PutRequest(entries, tuple(deletions), base_checksums)
+        body = json.dumps(request.to_json(), ensure_ascii=False).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         if if_match:
             headers["If-Match"] = format_etag(if_match)
@@ -164,7 +174,33 @@ class TeamClient:
             raise self._status_error(response, "push")
         return parse_put_response(_json(response, "push response"))
 
-    def _get(self, params: dict[str, str], headers: dict[str, str], *, accepted: tuple[int, ...]) -> httpx.Response:
+    def history(self, key: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+        """The server's history of the repository (or of one key), newest first."""
+        params = {"limit": str(limit), **({"key": key} if key else {})}
+        response = self._get(params, {}, accepted=(200,), path="/history")
+        body = _json(response, "history response")
+        rows = body.get("history") if isinstance(body, dict) else None
+        if not isinstance(rows, list):
+            raise SyncError("invalid team-memory history response: 'history' must be a list", rule="sync-protocol")
+        return [row for row in rows if isinstance(row, dict)]
+
+    def fetch_version(
+        self, key: str, *, version: int | None = None, checksum: str | None = None
+    ) -> dict[str, Any] | None:
+        """One stored version of ``key`` with its content (by version number or by hash); None when
+        the server has no such version, or keeps no history (a Claude Code server)."""
+        params = {"key": key, **({"hash": checksum} if checksum else {"version": str(version)})}
+        response = self._get(params, {}, accepted=(200, 404, 405), path="/version")
+        if response.status_code != 200:
+            return None
+        body = _json(response, "version response")
+        if not isinstance(body, dict) or not isinstance(body.get("content"), str):
+            raise SyncError("invalid team-memory version response: no 'content'", rule="sync-protocol")
+        return body
+
+    def _get(
+        self, params: dict[str, str], headers: dict[str, str], *, accepted: tuple[int, ...], path: str = ""
+    ) -> httpx.Response:
         import httpx
 
         error: SyncError | None = None
@@ -172,7 +208,7 @@ class TeamClient:
             self.requests += 1
             try:
                 response = self._http.get(
-                    self.endpoint.url, params={"repo": self.endpoint.repo, **params}, headers=headers
+                    self.endpoint.url + path, params={"repo": self.endpoint.repo, **params}, headers=headers
                 )
             except httpx.TransportError as exc:
                 error = self._transport_error(exc, "pull")

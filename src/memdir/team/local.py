@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from memdir.containment import validate_team_mem_key
@@ -20,7 +20,16 @@ from memdir.team.protocol import MAX_ENTRY_BYTES, validate_key
 from memdir.team.secrets import scan_for_secrets
 from memdir.team.state import SecretSkip, SkippedFile
 
-__all__ = ["LocalTeamMemory", "PullWrite", "is_sync_ignored", "read_local_team_memory", "write_pulled_entries"]
+__all__ = [
+    "LocalOp",
+    "LocalTeamMemory",
+    "PullWrite",
+    "apply_local",
+    "conflict_copy_key",
+    "is_sync_ignored",
+    "read_local_team_memory",
+    "write_pulled_entries",
+]
 
 
 def is_sync_ignored(name: str) -> bool:
@@ -34,6 +43,14 @@ class LocalTeamMemory:
     secrets: tuple[SecretSkip, ...] = ()
     skipped: tuple[SkippedFile, ...] = ()
     capped: int = 0
+    capped_keys: tuple[str, ...] = ()
+
+    @property
+    def unpushable(self) -> frozenset[str]:
+        """Keys present here that are not read for a push: never to be taken for deletions."""
+        return frozenset(
+            [skip.file for skip in self.secrets] + [skip.file for skip in self.skipped] + list(self.capped_keys)
+        )
 
 
 def _read_regular(path: str) -> bytes:
@@ -103,17 +120,17 @@ def read_local_team_memory(team_dir: str, max_entries: int | None = None) -> Loc
         if isinstance(outcome, SkippedFile):
             skipped.append(outcome)
             continue
-        findings = scan_for_secrets(outcome)
+        findings = scan_for_secrets(key) + scan_for_secrets(outcome)
         if findings:
             secrets.append(SecretSkip(key, tuple(finding.label for finding in findings)))
             continue
         entries[key] = outcome
-    capped = 0
+    capped: tuple[str, ...] = ()
     if max_entries is not None and len(entries) > max_entries:
-        kept = sorted(entries)[:max_entries]
-        capped = len(entries) - len(kept)
-        entries = {key: entries[key] for key in kept}
-    return LocalTeamMemory(entries, tuple(secrets), tuple(skipped), capped)
+        ordered = sorted(entries)
+        capped = tuple(ordered[max_entries:])
+        entries = {key: entries[key] for key in ordered[:max_entries]}
+    return LocalTeamMemory(entries, tuple(secrets), tuple(skipped), len(capped), capped)
 
 
 @dataclass(frozen=True)
@@ -178,3 +195,99 @@ def write_pulled_entries(team_dir: str, entries: Mapping[str, str]) -> PullWrite
                 continue
             written.append(key)
     return PullWrite(tuple(written), unchanged, tuple(skipped))
+
+
+@dataclass(frozen=True)
+class LocalOp:
+    """One change to ``team/`` decided by a sync: write ``content`` (or delete, when None) at
+    ``key``, but only if the file still is what was classified (``expected`` hash, None = absent)."""
+
+    key: str
+    expected: str | None
+    content: str | None
+
+
+def _current_hash(path: str) -> str | None:
+    from memdir.team.protocol import hash_content
+
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return "not-a-file"
+    try:
+        return hash_content(_read_regular(path).decode("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return "unreadable"
+
+
+def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
+    """Apply a sync's local changes under the memory directory's lock.
+
+    Each file is checked against the hash it was classified with just before it is replaced or
+    deleted, so an edit saved while the sync talked to the server is never overwritten: that key is
+    reported as skipped (rule ``changed-during-sync``) and the next sync sees the edit.
+    """
+    written: list[str] = []
+    skipped: list[SkippedFile] = []
+    unchanged = 0
+    team_dir = team_dir.rstrip(os.sep) + os.sep
+    with lock_directory(os.path.dirname(team_dir.rstrip(os.sep))):
+        for op in sorted(ops, key=lambda op: op.key):
+            if is_sync_ignored(op.key.rsplit("/", 1)[-1]):
+                skipped.append(SkippedFile(op.key, "reserved-name", "memdir's lock and temp file names are not synced"))
+                continue
+            target = _check_key(team_dir, op.key)
+            if isinstance(target, SkippedFile):
+                skipped.append(target)
+                continue
+            if _current_hash(target) != op.expected:
+                skipped.append(
+                    SkippedFile(op.key, "changed-during-sync", "edited while syncing; left as it is for the next sync")
+                )
+                continue
+            if op.content is None:
+                try:
+                    os.unlink(target)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    skipped.append(SkippedFile(op.key, "delete-failed", f"{target}: {exc.strerror or exc}"))
+                    continue
+                written.append(op.key)
+                continue
+            payload = op.content.encode("utf-8", "surrogatepass")
+            if len(payload) > MAX_ENTRY_BYTES:
+                skipped.append(
+                    SkippedFile(op.key, "too-large", f"{len(payload)} bytes, over the {MAX_ENTRY_BYTES}-byte limit")
+                )
+                continue
+            if _identical(target, payload):
+                unchanged += 1
+                continue
+            try:
+                atomic_write(target, payload)
+            except OSError as exc:
+                skipped.append(SkippedFile(op.key, "write-failed", f"{target}: {exc.strerror or exc}"))
+                continue
+            written.append(op.key)
+    return PullWrite(tuple(written), unchanged, tuple(skipped))
+
+
+def conflict_copy_key(key: str, stamp: str, taken: Collection[str]) -> str:
+    """Where the local side of a conflict is kept: beside ``key``, same extension (so a ``.md``
+    memory stays a memory of the same type for scans and recall), the name saying it is a conflict,
+    e.g. ``notes/deploy.conflict-20261124T025000Z.md``; never a name in ``taken``."""
+    folder, _, name = key.rpartition("/")
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not stem:
+        stem, extension = name, ""
+    suffix = f".{extension}" if extension else ""
+    prefix = f"{folder}/" if folder else ""
+    candidate = f"{prefix}{stem}.conflict-{stamp}{suffix}"
+    number = 2
+    while candidate in taken:
+        candidate = f"{prefix}{stem}.conflict-{stamp}-{number}{suffix}"
+        number += 1
+    return candidate

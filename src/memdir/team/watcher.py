@@ -1,7 +1,9 @@
 """``memdir team watch``: keep ``team/`` in sync while the process runs (SPEC §9.7).
 
 A thin driver: an initial pull, then watchfiles' change events fed to a
-:class:`~memdir.team.scheduler.PushScheduler`, which decides when to push. Stopping (the
+:class:`~memdir.team.scheduler.PushScheduler`, which decides when to sync. Both go through the
+three-way classification of :mod:`memdir.team.sync`, so a pull during a watch never drops an
+unpushed local change and each debounced sync also brings in what teammates pushed meanwhile. Stopping (the
 ``stop`` event, set by SIGINT/SIGTERM in the CLI) flushes pending changes before returning.
 """
 
@@ -18,7 +20,7 @@ from memdir.team.client import TeamClient
 from memdir.team.local import is_sync_ignored
 from memdir.team.scheduler import DEFAULT_DELAY, PushScheduler, is_permanent_failure
 from memdir.team.state import PullResult, SyncState
-from memdir.team.sync import pull, push
+from memdir.team.sync import pull, sync
 
 __all__ = ["watch_team_memory"]
 
@@ -61,7 +63,7 @@ def watch_team_memory(
     ensure_dir(team_dir)
 
     def push_once() -> object:
-        return push(client, state, team_dir)
+        return sync(client, state, team_dir)
 
     scheduler = PushScheduler(push_once, delay=delay, on_done=on_push)
     ready = False
@@ -105,4 +107,6 @@ def _describe_pull(result: PullResult) -> str:
     if result.not_modified:
         return "pull: nothing new on the server"
     skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    return f"pull: {len(result.written)} written, {result.unchanged} unchanged{skipped}"
+    deleted = f", {len(result.deleted)} deleted" if result.deleted else ""
+    conflicts = f", {len(result.conflicts)} conflict(s)" if result.conflicts else ""
+    return f"pull: {len(result.written)} written, {result.unchanged} unchanged{deleted}{conflicts}{skipped}"

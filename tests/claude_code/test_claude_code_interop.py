@@ -30,6 +30,8 @@ PENDING: dict[tuple[str, str], str] = {
     ("newest", "manifest"): "memdir's manifest loses the type of a memory written with a metadata: block",
     ("newest", "hook"): "this release escapes <system-reminder> inside hook additionalContext",
     ("newest", "rendering"): "memdir renders recalled memories the way 2.1.88 does, not in this release's wording",
+    ("oldest", "blank-notes"): "memdir's never-filled summary.md differs from this release's template, so /compact "
+    "takes it for real notes",
 }
 
 QUERY = "When can we deploy the api?"
@@ -241,6 +243,16 @@ def test_hook_context_from_memdir_hooks_install_reaches_the_model_unescaped(
     assert "&lt;" not in everything and "&gt;" not in everything
 
 
+def test_the_prompt_hook_calls_no_model_even_with_memdir_model_set(sandbox: Sandbox) -> None:
+    steps = [*seed(sandbox), sandbox.memdir("hooks", "install", "--scope", "project"), sandbox.claude(QUERY)]
+    steps[-1]["env"] = {"MEMDIR_MODEL": "anthropic:claude-haiku-4-5"}
+    outcome = sandbox.run(steps, rules=[])
+    agents = [r["headers"].get("user-agent", "") for r in outcome.requests]
+    first_turn = next(i for i, r in enumerate(outcome.requests) if (r["body"] or {}).get("tools"))
+    assert all(agent.startswith("claude-cli/") for agent in agents[:first_turn]), agents
+    assert DEPLOY_BODY in texts(outcome.requests[first_turn]["body"]["messages"])
+
+
 def test_mcp_recall_text_reaches_the_model(sandbox: Sandbox) -> None:
     recall = {"tool_use": {"name": "mcp__memdir__recall", "input": {"query": QUERY}}}
     search = {"tool_use": {"name": "ToolSearch", "input": {"query": "select:mcp__memdir__recall", "max_results": 1}}}
@@ -324,3 +336,37 @@ def test_memdir_session_update_works_on_the_transcript_claude_code_wrote(sandbox
     assert "never be deployed on Fridays" in sent and "Noted: no Friday deploys for payments." in sent
     shown = sandbox.memdir_here("session", "show", "--transcript", str(transcript))
     assert added in shown.stdout
+
+
+def compact_summary(transcript: Path) -> str:
+    for line in transcript.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry.get("isCompactSummary"):
+            return texts(entry["message"]["content"])
+    raise AssertionError(f"no compact summary in {transcript}")
+
+
+def test_claude_code_compact_does_not_take_notes_memdir_never_filled_for_a_summary(
+    sandbox: Sandbox, request: pytest.FixtureRequest
+) -> None:
+    transcript = chat_turn(sandbox)
+    with WireServer() as wire:
+        wire.queue(200, anthropic_message([{"type": "text", "text": "Nothing worth noting yet."}]))
+        done = sandbox.memdir_here(
+            "session", "update", "--transcript", str(transcript), "--force",
+            "--model", "anthropic:claude-sonnet-4-6", "--json",
+            extra_env={"ANTHROPIC_BASE_URL": wire.url},
+        )  # fmt: skip
+    assert done.returncode == 0 and json.loads(done.stdout)["edits"] == 0, done.stdout + done.stderr
+    # 2.1.88 compacts from session notes only when asked to by this variable; later releases ignore it.
+    compact = sandbox.claude("/compact", "--resume", transcript.stem)
+    compact["env"] = {"ENABLE_CLAUDE_CODE_SM_COMPACT": "1"}
+    summary = {"text": "<analysis>Short chat.</analysis>\n<summary>Payments: never deploy on Fridays.</summary>"}
+    sandbox.run([compact], [{"when": {}, "reply": summary}])
+    expect_pending(request, "blank-notes")
+    stored = compact_summary(transcript)
+    assert "Payments: never deploy on Fridays." in stored
+    placeholder = next(
+        line for line in load_session_template(str(sandbox.home / ".claude")).splitlines() if line[:1] == "_"
+    )
+    assert placeholder not in stored

@@ -4,7 +4,7 @@ The CLI is installed from the npm registry into a cache outside the repository (
 every run happens in a fresh network namespace (``unshare -n``, root only) whose sole interface is
 ``lo``, where ``_sandbox`` serves a scripted Messages API and runs the commands of the test. When
 the CLI cannot be installed or the namespace cannot be made, every test here is skipped with the
-one reason why (failed instead when MEMDIR_REQUIRE_CLAUDE_CODE=1).
+one reason why, which the suite's summary prints once (failed instead when MEMDIR_REQUIRE_CLAUDE_CODE=1).
 """
 
 from __future__ import annotations
@@ -54,15 +54,6 @@ def _namespace_problem() -> str | None:
     return None
 
 
-_SKIPPED: list[str] = []
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """One line at the end of the run when the suite could not run, whatever the -r options."""
-    if _SKIPPED:
-        terminalreporter.write_line(_SKIPPED[0], yellow=True)
-
-
 @pytest.fixture(scope="session")
 def claude_code_releases() -> dict[str, Release]:
     """The oldest supported and the newest release, installed once per cache."""
@@ -77,10 +68,9 @@ def claude_code_releases() -> dict[str, Release]:
         newest = newest_version(cache)
         releases = {"oldest": install(OLDEST, cache), "newest": install(newest, cache)}
     except Unavailable as exc:
-        message = f"Claude Code interop suite skipped: {exc}"
+        message = f"the Claude Code CLI cannot run here: {exc}"
         if required:
             pytest.fail(message)
-        _SKIPPED.append(message)
         pytest.skip(message)
     return releases
 

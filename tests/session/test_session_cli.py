@@ -1,3 +1,4 @@
+import os
 import json
 from pathlib import Path
 
@@ -59,13 +60,24 @@ def script(tmp_path, notes_path):
 def test_status_reports_the_documented_json(run):
     path = transcript(run.tmp)
     data = json.loads(run("status", "--transcript", path, "--json").stdout)
-    assert data == {"tokens": 12_000, "initialized": False, "tool_calls_since_update": 0, "update_due": True}
+    assert data == {
+        "tokens": 12_000,
+        "initialized": False,
+        "tool_calls_since_update": 0,
+        "update_due": True,
+        "claude_code": {
+            "version": "2.1.330",
+            "found_by": "no Claude Code found: the newest rules",
+            "uses_notes_at_compact": False,
+        },
+    }
     assert "update due: yes" in run("status", "--transcript", path).stdout
 
 
 def test_update_then_show_then_compact(run):
     path = transcript(run.tmp)
-    result = run("update", "--transcript", path, "--model", script(run.tmp, run.notes), "--json")
+    draft = os.path.join(os.path.dirname(run.notes), "summary.draft.md")
+    result = run("update", "--transcript", path, "--model", script(run.tmp, draft), "--json")
     data = json.loads(result.stdout)
     assert data["updated"] and data["edits"] == 1 and data["path"] == str(run.notes)
     assert "Retries added to client.py" in run("show", "--session-id", SESSION).stdout
@@ -99,7 +111,12 @@ def test_update_without_a_model_explains_how_to_set_one(run):
 
 def test_compact_without_notes_falls_back(run):
     data = json.loads(run("compact", "--transcript", transcript(run.tmp), "--json").stdout)
-    assert data == {"compacted": False, "reason": "no-notes", "detail": data["detail"]}
+    assert data == {
+        "compacted": False,
+        "reason": "no-notes",
+        "detail": data["detail"],
+        "claude_code": data["claude_code"],
+    }
     assert "compact the ordinary way" in run("compact", "--transcript", transcript(run.tmp)).stdout
 
 
@@ -117,6 +134,7 @@ def test_message_json_needs_no_claude_code_transcript(run):
         encoding="utf-8",
     )
     data = json.loads(run("status", "--transcript", str(path), "--session-id", "run-7", "--json").stdout)
+    data.pop("claude_code")
     assert data == {"tokens": 1002, "initialized": False, "tool_calls_since_update": 1, "update_due": False}
 
 
@@ -126,3 +144,22 @@ def test_show_needs_a_session_and_existing_notes(run):
     assert missing.exit_code == 1 and "no session notes" in missing.stderr
     assert run("show", "--session-id", "../escape").exit_code == 1
     assert not Path(run.notes).exists()
+
+
+@pytest.mark.parametrize(("version", "uses_notes"), [("2.1.88", True), ("2.1.330", False)])
+def test_status_says_whether_the_claude_code_writing_the_transcript_compacts_from_the_notes(run, version, uses_notes):
+    path = Path(transcript(run.tmp))
+    line = {"type": "user", "version": version, "uuid": "u9", "message": {"role": "user", "content": "ok"}}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    data = json.loads(run("status", "--transcript", str(path), "--json").stdout)
+    assert data["claude_code"] == {
+        "version": version,
+        "found_by": f"transcript {path}",
+        "uses_notes_at_compact": uses_notes,
+    }
+    text = run("status", "--transcript", str(path)).stdout
+    if uses_notes:
+        assert f"Claude Code {version} (transcript {path}): /compact can use these notes" in text
+    else:
+        assert "has no session-memory compaction: its /compact never reads these notes" in text

@@ -9,7 +9,7 @@ import pytest
 from _session_fixtures import assistant, user
 
 from memdir.config import resolve_config
-from memdir.errors import ModelNotConfigured
+from memdir.errors import ModelError, ModelNotConfigured
 from memdir.llm.base import ChatRequest, Completion
 from memdir.llm.scripted import ScriptedModel
 from memdir.session import CompactionResult, SessionMemory, SessionPaths, SessionState, UpdateThresholds
@@ -75,6 +75,7 @@ def test_the_first_update_creates_the_notes_from_the_template_and_edits_them(pro
     assert outcome.updated and outcome.created and outcome.edits == 1 and outcome.denials == ()
     text = read(notes)
     assert "Refactoring the parser in src/parse.py." in text
+    assert not os.path.exists(memory.paths.draft)
     assert stat.S_IMODE(os.stat(notes).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(memory.paths.directory).st_mode) == 0o700
     request = model.requests[0]
@@ -92,7 +93,8 @@ def test_the_first_update_creates_the_notes_from_the_template_and_edits_them(pro
 
 
 def _append_current_state(project, env):
-    notes = SessionPaths.for_session(SESSION, cwd=project, env=env).notes
+    # The first notes are written into a draft that becomes summary.md once it holds real notes.
+    notes = SessionPaths.for_session(SESSION, cwd=project, env=env).draft
     marker = "_What is being worked on right now, what is still pending, and the very next step to take._\n"
     return edit(notes, marker, marker + "Refactoring the parser in src/parse.py.\n")
 
@@ -109,7 +111,7 @@ def test_an_existing_notes_file_is_never_replaced_by_the_template(project, env):
 
 def test_the_agent_can_only_edit_the_notes_and_never_their_structure(project, env):
     memory = memory_for(project, env)
-    notes = memory.paths.notes
+    notes = memory.paths.draft  # no notes yet: the first ones are written as a draft
     calls = [
         {"name": "Write", "input": {"file_path": notes, "content": "gone"}},
         {"name": "Read", "input": {"file_path": notes}},
@@ -127,7 +129,7 @@ def test_the_agent_can_only_edit_the_notes_and_never_their_structure(project, en
     assert "headers" in results[3].content
     assert "outside the memory directory" in results[4].content
     assert outcome.edits == 0 and len(outcome.denials) == 3
-    assert read(notes) == load_session_template(memory.paths.config_home)
+    assert not os.path.exists(notes) and not os.path.exists(memory.paths.notes)  # nothing was written
 
 
 def test_a_forced_update_ignores_the_thresholds(project, env):
@@ -390,3 +392,19 @@ def test_a_session_id_that_climbs_out_is_refused(env, project):
         with pytest.raises(ConfigError) as info:
             SessionPaths.for_session(bad, cwd=project, env=env)
         assert info.value.rule == "session-id"
+
+
+def test_an_update_that_writes_no_notes_leaves_no_template_where_claude_code_reads_notes(project, env):
+    memory = memory_for(project, env, ScriptedModel([{"text": "nothing worth noting yet"}]))
+    outcome = memory.update(conversation())
+    assert outcome.updated and not outcome.created and outcome.edits == 0
+    assert not os.path.exists(memory.paths.notes)
+    assert not os.path.exists(memory.paths.draft)
+
+
+def test_a_failed_first_update_leaves_no_template_where_claude_code_reads_notes(project, env):
+    memory = memory_for(project, env, ScriptedModel([{"error": "timeout"}]))
+    with pytest.raises(ModelError):
+        memory.update(conversation())
+    assert not os.path.exists(memory.paths.notes)
+    assert not os.path.exists(memory.paths.draft)

@@ -8,6 +8,7 @@ kept in ``state.json`` beside the notes between calls.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import click
 
@@ -15,6 +16,7 @@ from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation
 from memdir.errors import ConfigError
 from memdir.llm import load_model, resolve_model_spec
+from memdir.releases import Release
 from memdir.session import CompactionResult, SessionMemory
 from memdir.session.notes import analyze_section_sizes
 from memdir.session.tokens import rough_token_count
@@ -38,6 +40,31 @@ def _session_id(transcript: str | None, session_id: str | None) -> str:
 
 def _memory(state: CliState, transcript: str | None, session_id: str | None) -> SessionMemory:
     return SessionMemory.for_session(_session_id(transcript, session_id), config=state.config)
+
+
+def _release(state: CliState, transcript: str | None) -> Release:
+    """The Claude Code release writing this session: the transcript's own ``version`` comes first."""
+    config = state.config
+    if transcript is not None and config.release_hint.transcript is None:
+        config = replace(config, release_hint=replace(config.release_hint, transcript=transcript))
+    return config.claude_code
+
+
+def _compaction_json(release: Release) -> dict[str, object]:
+    return {
+        "version": str(release.version),
+        "found_by": release.source,
+        "uses_notes_at_compact": release.rules.session_compaction,
+    }
+
+
+def _compaction_line(release: Release) -> str:
+    if release.rules.session_compaction:
+        return f"Claude Code {release.version} ({release.source}): /compact can use these notes"
+    return (
+        f"Claude Code {release.version} ({release.source}) has no session-memory compaction: its /compact "
+        "never reads these notes; `memdir session compact` and memdir's own agents still use them"
+    )
 
 
 def _messages(transcript: str) -> list[ConversationMessage]:
@@ -81,14 +108,16 @@ def status(state: CliState, transcript: str, session_id: str | None, as_json: bo
     """Show the context size, the update cursor and whether an update is due."""
     memory = _memory(state, transcript, session_id)
     current = memory.status(_messages(transcript))
+    release = _release(state, transcript)
     if as_json:
-        echo_json(current.to_json())
+        echo_json({**current.to_json(), "claude_code": _compaction_json(release)})
         return
     click.echo(f"notes: {current.notes_path}{'' if current.notes_exist else ' (not created yet)'}")
     click.echo(f"tokens: {current.tokens}")
     click.echo(f"initialized: {'yes' if current.initialized else 'no'}")
     click.echo(f"tool calls since the last update: {current.tool_calls_since_update}")
     click.echo(f"update due: {'yes' if current.update_due else 'no'}")
+    click.echo(_compaction_line(release))
 
 
 @session.command(
@@ -200,17 +229,27 @@ def compact(
         transcript_path=os.path.abspath(transcript),
         auto_compact_threshold=auto_compact_threshold,
     )
+    release = _release(state, transcript)
     if not isinstance(outcome, CompactionResult):
         if as_json:
-            echo_json({"compacted": False, "reason": outcome.reason, "detail": outcome.detail})
+            echo_json(
+                {
+                    "compacted": False,
+                    "reason": outcome.reason,
+                    "detail": outcome.detail,
+                    "claude_code": _compaction_json(release),
+                }
+            )
         else:
             click.echo(f"no session-memory compaction: {outcome.detail}; compact the ordinary way")
+            click.echo(_compaction_line(release))
         return
     kept = [message.uuid for message in outcome.kept]
     if as_json:
         echo_json(
             {
                 "compacted": True,
+                "claude_code": _compaction_json(release),
                 "summary": outcome.summary,
                 "kept": kept,
                 "start_index": outcome.start_index,
@@ -223,3 +262,4 @@ def compact(
         return
     click.echo(outcome.summary)
     click.echo(f"\n--- kept {len(kept)} messages verbatim: {' '.join(kept)}")
+    click.echo(_compaction_line(release), err=True)

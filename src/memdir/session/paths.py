@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 NOTES_NAME = "summary.md"
+DRAFT_NAME = "summary.draft.md"
 STATE_NAME = "state.json"
 _DIRNAME = "session-memory"
 
@@ -89,19 +90,44 @@ class SessionPaths:
             ) from exc
         return decode_memory_bytes(data, path=self.notes)
 
-    def ensure_notes(self) -> bool:
-        """Create the directory (0700) and the notes file (0600, exclusively); True when new.
+    @property
+    def draft(self) -> str:
+        """Where the first notes are written before they become ``summary.md``."""
+        return os.path.join(self.directory, DRAFT_NAME)
 
-        The template goes in only when this call created the file: an existing file, even an
-        empty one, belongs to whoever made it and is never overwritten.
+    def notes_to_edit(self) -> tuple[str, str | None]:
+        """The file the update agent edits, and the template it starts from when it is a new draft.
+
+        Existing notes are edited in place. Without notes the template goes into a draft beside
+        them, never into ``summary.md``: Claude Code 2.1.88 counts notes as empty only when they
+        equal its own template, so an untouched template of ours there would become the summary of
+        a ``/compact``. :meth:`settle_draft` moves the draft in once the agent has written notes.
         """
         ensure_dir(self.directory)
-        try:
-            fd = os.open(self.notes, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-        except FileExistsError:
-            return False
+        if os.path.lexists(self.notes):
+            return self.notes, None
+        template = load_session_template(self.config_home)
+        fd = os.open(self.draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(load_session_template(self.config_home))
+            handle.write(template)
+        return self.draft, template
+
+    def settle_draft(self, template: str) -> bool:
+        """Make the draft the notes when it holds more than the template, else drop it; True when moved.
+
+        Notes that appeared meanwhile (another writer) are never replaced; the draft then stays.
+        """
+        try:
+            with open(self.draft, encoding="utf-8") as handle:
+                written = handle.read()
+        except FileNotFoundError:
+            return False
+        if written.strip() == template.strip():
+            os.remove(self.draft)
+            return False
+        if os.path.lexists(self.notes):
+            return False  # the draft stays beside them, nothing is lost
+        os.replace(self.draft, self.notes)
         return True
 
 

@@ -51,7 +51,7 @@ class UpdateResult:
     updated: bool  # the agent ran (whether or not it chose to change anything)
     reason: str  # "updated" | "not-due" | "busy"
     notes_path: str
-    created: bool = False  # the notes file was created (from the template) by this run
+    created: bool = False  # this run wrote the first notes (summary.md did not exist before)
     edits: int = 0  # successful Edit calls
     denials: tuple[Denial, ...] = ()
     turns: int = 0
@@ -164,9 +164,9 @@ def update_steps(
                 notes_path=notes_path,
                 tokens=token_count_with_estimation(messages),
             )
-        created = paths.ensure_notes()
+        editing, template = paths.notes_to_edit()
         directory = MemoryDir(paths.directory)
-        target = directory.resolve(notes_path)
+        target = directory.resolve(editing)
         notes = directory.read_text(target)
         prompt = build_update_prompt(load_session_prompt(paths.config_home), notes, target)
         conversation = render_template(
@@ -182,9 +182,12 @@ def update_steps(
                 max_tokens=UPDATE_MAX_TOKENS,
             )
         except BaseException:
+            if template is not None:
+                paths.settle_draft(template)
             if save_state is not None:
                 save_state()
             raise
+        created = template is not None and paths.settle_draft(template)
         tokens = token_count_with_estimation(messages)
         state.tokens_at_last_extraction = tokens
         if messages and not last_turn_has_tool_calls(messages):
@@ -195,7 +198,7 @@ def update_steps(
         return UpdateResult(
             updated=True,
             reason="updated",
-            notes_path=target,
+            notes_path=directory.resolve(notes_path),
             created=created,
             edits=edits,
             denials=tuple(tools.denials),

@@ -10,14 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memdir.containment import dirname_lexical, join_lexical, normalize_lexical, resolve_lexical
-from memdir.errors import PathTraversalError, UnsafePathError
-from memdir.paths import (
+from memdir.containment import (
     contain,
+    dirname_lexical,
+    join_lexical,
+    normalize_lexical,
     realpath_deepest_existing,
+    resolve_lexical,
     validate_team_mem_key,
     validate_team_mem_write_path,
 )
+from memdir.errors import PathTraversalError, UnsafePathError
 
 
 @pytest.mark.parametrize(
@@ -153,7 +156,7 @@ def test_realpath_deepest_existing_fails_closed(root: Path) -> None:
 UNVERIFIABLE_CHILD = """
 import os, sys
 from memdir.errors import UnsafePathError
-from memdir.paths import contain, realpath_deepest_existing
+from memdir.containment import contain, realpath_deepest_existing
 if os.geteuid() == 0:
     os.setgroups([])
     os.setgid(65534)

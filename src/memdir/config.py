@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 import time
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
 from memdir.paths import (
@@ -173,8 +173,7 @@ def resolve_config(
     loaded = settings if settings is not None else load_settings(root, env=environ)
     enabled = is_auto_memory_enabled(loaded, env=environ)
     if memory_dir is not None:
-        directory = unicodedata.normalize("NFC", os.path.abspath(os.path.expanduser(memory_dir))).rstrip(os.sep)
-        directory += os.sep
+        directory = normalize_root(memory_dir).rstrip(os.sep) + os.sep
     else:
         directory = auto_mem_path(root, settings=loaded, env=environ)
     team_enabled = _team_enabled(loaded, environ, enabled)

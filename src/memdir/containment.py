@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import unicodedata
 
 from memdir.errors import PathTraversalError, UnsafePathError
 from memdir.model.keys import sanitize_path_key
@@ -24,6 +25,7 @@ __all__ = [
     "dirname_lexical",
     "join_lexical",
     "normalize_lexical",
+    "normalize_root",
     "realpath_deepest_existing",
     "resolve_lexical",
     "validate_team_mem_key",
@@ -32,6 +34,19 @@ __all__ = [
 
 SEP = "/"
 _DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def normalize_root(path: str | os.PathLike[str]) -> str:
+    """The one spelling of a directory memdir works in: ``~`` expanded, made absolute, NFC, and
+    without a trailing separator (``/`` stays ``/``). Symlinks are not resolved: the directory is
+    keyed by the name it was given, and containment checks the real files separately.
+
+    The configuration, the store and the derived index all call this, so one directory is one
+    key everywhere (the index's database name is a hash of it): a name typed in decomposed form
+    on macOS and the same name precomposed reach the same memory and the same index.
+    """
+    text = unicodedata.normalize("NFC", os.path.abspath(os.path.expanduser(os.fspath(path))))
+    return text.rstrip(os.sep) or os.sep
 
 
 def normalize_lexical(path: str) -> str:

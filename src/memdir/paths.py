@@ -6,8 +6,8 @@ every step here reproduces the reference exactly: the config home, the sanitised
 repository share one memory, and the validation of configured directories. Functions take the
 environment as a mapping so that callers and tests decide what they see; nothing happens at import.
 
-Containment checks live in :mod:`memdir.containment` and are re-exported here, so that
-``memdir.paths`` is the one import for everything about paths.
+Containment checks and the one normalisation of a directory name live in :mod:`memdir.containment`
+(``contain``, ``normalize_root``); import them from there.
 """
 
 from __future__ import annotations
@@ -21,14 +21,10 @@ from typing import TYPE_CHECKING
 
 from memdir.containment import (
     basename_lexical,
-    contain,
     dirname_lexical,
     join_lexical,
     normalize_lexical,
-    realpath_deepest_existing,
     resolve_lexical,
-    validate_team_mem_key,
-    validate_team_mem_write_path,
 )
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
@@ -46,7 +42,6 @@ __all__ = [
     "auto_memory_disabled_reason",
     "clear_git_root_cache",
     "config_home",
-    "contain",
     "djb2",
     "find_canonical_git_root",
     "find_git_root",
@@ -56,13 +51,10 @@ __all__ = [
     "memory_base",
     "project_root",
     "projects_dir",
-    "realpath_deepest_existing",
     "resolve_canonical_root",
     "sanitize_path",
     "team_mem_path",
     "validate_memory_path",
-    "validate_team_mem_key",
-    "validate_team_mem_write_path",
 ]
 
 AUTO_MEM_DIRNAME = "memory"

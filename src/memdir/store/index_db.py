@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
 from memdir.model.memory import FrontmatterLayout, decode_memory_bytes, normalize_newlines, parse_memory_type
 from memdir.paths import config_home
@@ -79,7 +80,7 @@ CREATE TABLE IF NOT EXISTS vectors(
 
 def default_index_path(memory_dir: str, *, env: Mapping[str, str] | None = None) -> str:
     """``<configHome>/memdir/index/<sha256 of the directory, 16 hex>.sqlite3``."""
-    root = os.path.abspath(memory_dir).rstrip(os.sep) or os.sep
+    root = normalize_root(memory_dir)
     digest = hashlib.sha256(root.encode("utf-8")).hexdigest()[:16]
     return os.path.join(config_home(env), "memdir", "index", f"{digest}.sqlite3")
 
@@ -118,7 +119,7 @@ class MemoryIndex(RankerCaches):
         refresh_interval: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.root = os.path.abspath(os.fspath(root)).rstrip(os.sep) or os.sep
+        self.root = normalize_root(root)
         self.path = db_path or default_index_path(self.root, env=env)
         self.refresh_interval = refresh_interval
         self.clock = clock

@@ -2,7 +2,7 @@
 
 Every operation that changes a memory and its index line runs under the directory's one file
 lock, so twenty processes saving at once lose neither a file nor an index line. Every path a
-caller names goes through :func:`memdir.paths.contain`; nothing read from a file can widen where
+caller names goes through :func:`memdir.containment.contain`; nothing read from a file can widen where
 this class reads or writes.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
 from memdir.model.memory import FrontmatterLayout, Memory, MemoryType, decode_memory_bytes
-from memdir.paths import contain
 from memdir.store.files import atomic_write, ensure_dir, lock_directory, read_bytes_limited, remove_file
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
 
@@ -102,8 +102,7 @@ class MemoryDir:
         (daily-log mode, where only the dream rewrites ``MEMORY.md``). ``layout`` is the
         frontmatter layout saved files get (None: each memory's own), and ``stamp`` gives the
         ``modified:`` time a save records (None: no stamp), as the Claude Code release in use does."""
-        text = unicodedata.normalize("NFC", os.path.abspath(os.fspath(root)))
-        self.root = text.rstrip(os.sep) or os.sep
+        self.root = normalize_root(root)
         self.lock_timeout = lock_timeout
         self.scan_cap = scan_cap
         self.write_guards = tuple(write_guards)

@@ -1,0 +1,29 @@
+import os
+import unicodedata
+
+from memdir.config import open_memory_dir, resolve_config
+from memdir.containment import normalize_root
+from memdir.store.index_db import MemoryIndex, default_index_path
+from memdir.store.memdir import MemoryDir
+
+
+def test_a_decomposed_and_a_precomposed_name_reach_one_memory_and_one_index(tmp_path):
+    composed = str(tmp_path / unicodedata.normalize("NFC", "café-notes"))
+    decomposed = str(tmp_path / unicodedata.normalize("NFD", "café-notes"))
+    assert composed != decomposed
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "claude"), "HOME": str(tmp_path)}
+    config = resolve_config(str(tmp_path), memory_dir=decomposed + os.sep + os.sep, env=env)
+    assert config.memory_dir == composed + os.sep
+    assert MemoryDir(decomposed).root == open_memory_dir(config).root == composed
+    assert MemoryIndex(decomposed, env=env).root == MemoryIndex(composed, env=env).root == composed
+    assert default_index_path(decomposed, env=env) == default_index_path(composed + os.sep, env=env)
+
+
+def test_the_root_spelling_expands_home_keeps_the_filesystem_root_and_resolves_no_symlinks(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    assert normalize_root(str(link) + "/") == str(link)
+    assert normalize_root("/") == "/"
+    assert normalize_root("~/x") == os.path.join(os.path.expanduser("~"), "x")

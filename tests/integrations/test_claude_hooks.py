@@ -62,8 +62,17 @@ def hook_input(tmp_path, project, **extra):
     return {"session_id": "s1", "transcript_path": transcript(tmp_path, project), "cwd": project, **extra}
 
 
+def written_by(data, version):
+    """The hook input of a session whose transcript Claude Code ``version`` is writing."""
+    line = {"type": "user", "version": version, "uuid": "u2", "parentUuid": "u1", "message": {"role": "user"}}
+    with open(data["transcript_path"], "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    return data
+
+
 def test_user_prompt_submit_returns_the_recalled_memories_as_additional_context(tmp_path, project, env, memories):
-    result = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    data = written_by(hook_input(tmp_path, project, prompt=PROMPT), "2.1.88")
+    result = run_hook("user-prompt-submit", data, env=env)
     specific = result.output["hookSpecificOutput"]
     assert specific["hookEventName"] == "UserPromptSubmit"
     assert specific["additionalContext"].startswith("<system-reminder>\nMemory (saved today): ")
@@ -282,3 +291,23 @@ def test_the_prompt_hook_calls_no_model_unless_the_hook_selector_setting_allows_
     refused = cli_hook(tmp_path, "user-prompt-submit", fresh, with_model)
     assert refused.returncode == 0 and refused.stdout == ""
     assert "memdir.hookSelector must be one of" in refused.stderr
+
+
+def test_claude_code_2_1_330_gets_recalled_memories_without_tags_it_would_escape(tmp_path, project, env, memories):
+    data = written_by(hook_input(tmp_path, project, prompt=PROMPT), "2.1.330")
+    done = cli_hook(tmp_path, "user-prompt-submit", json.dumps(data), env)
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "<system-reminder>" not in context and "</system-reminder>" not in context
+    lead, header, _ = context.split("\n\n", 2)
+    assert lead.startswith("Memories saved in earlier conversations that may bear on this request")
+    assert header.startswith("Memory (saved today): ") and header.endswith("feedback_real_db_in_tests.md:")
+    assert "A mocked database hid a broken migration." in context
+
+
+def test_the_version_in_the_hook_input_decides_the_rendering_when_the_transcript_has_none(
+    tmp_path, project, env, memories
+):
+    data = {**hook_input(tmp_path, project, prompt=PROMPT), "version": "2.1.88"}
+    context = run_hook("user-prompt-submit", data, env=env).output["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("<system-reminder>\n")

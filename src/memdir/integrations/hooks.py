@@ -7,7 +7,9 @@
   since Claude Code already puts that ``MEMORY.md`` into context; when memdir was pointed at another
   directory (``--memory-dir``), it adds that index as ``additionalContext``.
 * ``user-prompt-submit``: recalls the memories relevant to the prompt that this session has not
-  been shown, and returns them as ``additionalContext``. The prompt waits for this hook, so it
+  been shown, and returns them as ``additionalContext``, rendered so the Claude Code release in
+  use shows them cleanly (tagged reminders where tags pass through, plain text where they are
+  escaped). The prompt waits for this hook, so it
   ranks offline (no model call) unless the setting ``memdir.hookSelector`` is ``auto`` or ``llm``;
   then a model may answer, within 8 seconds, before the offline ranking takes over.
 * ``stop``: when a model is configured, starts ``memdir extract`` on the transcript in the
@@ -35,6 +37,7 @@ from memdir.integrations.hook_state import (
     reset_recall_state,
     save_recall_state,
 )
+from memdir.recall.surfacing import render_hook_context
 from memdir.session_context import MemorySession
 
 if TYPE_CHECKING:
@@ -72,6 +75,7 @@ class HookInput:
     source: str | None = None
     stop_hook_active: bool = False
     agent_id: str | None = None
+    version: str | None = None  # the Claude Code release, when the input names it
 
     @classmethod
     def parse(cls, event: str, data: object) -> HookInput:
@@ -86,6 +90,7 @@ class HookInput:
             source=_text(data, "source"),
             stop_hook_active=data.get("stop_hook_active") is True,
             agent_id=_text(data, "agent_id"),
+            version=_text(data, "version"),
         )
 
 
@@ -159,8 +164,9 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str,
         return HookResult(note="no relevant memories")
     if path is not None:
         save_recall_state(path, session.state)
+    context = render_hook_context(result.memories, reminders=config.claude_code.rules.hook_context_reminders)
     return HookResult(
-        output=_context("user-prompt-submit", "\n".join(result.reminders)),
+        output=_context("user-prompt-submit", context),
         note=f"surfaced {', '.join(m.file for m in result.memories)}",
     )
 
@@ -227,7 +233,9 @@ def run_hook(
     environ: Mapping[str, str] = os.environ if env is None else env
     hook = HookInput.parse(event, data)
     root = project or hook.cwd or environ.get("CLAUDE_PROJECT_DIR") or None
-    config = resolve_config(root, memory_dir=memory_dir, env=environ)
+    config = resolve_config(
+        root, memory_dir=memory_dir, env=environ, transcript=hook.transcript_path, reported_version=hook.version
+    )
     if not config.enabled:
         return HookResult(note=f"auto memory is disabled ({config.disabled_reason})")
     if event == "session-start":

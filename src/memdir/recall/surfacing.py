@@ -8,6 +8,7 @@ stored, so that the rendered bytes stay identical on later turns (prompt-cache s
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "MAX_SURFACED_BYTES",
     "MAX_SURFACED_FILES",
     "MAX_SURFACED_LINES",
+    "PLAIN_LEAD",
     "SESSION_SURFACED_BUDGET",
     "FileSlice",
     "SurfacedMemory",
@@ -25,6 +27,8 @@ __all__ = [
     "memory_header",
     "read_file_in_range",
     "read_memory_for_surfacing",
+    "render_hook_context",
+    "render_plain",
     "render_reminder",
     "wrap_system_reminder",
 ]
@@ -164,4 +168,25 @@ def read_memory_for_surfacing(path: str, *, file: str, mtime_ms: float, now_ms: 
 
 def render_reminder(memory: SurfacedMemory) -> str:
     """The meta user message text for one surfaced memory."""
-    return wrap_system_reminder(f"{memory.header}\n\n{memory.content}")
+    return wrap_system_reminder(render_plain(memory))
+
+
+def render_plain(memory: SurfacedMemory) -> str:
+    """One surfaced memory without a tag around it: its header, a blank line, its content."""
+    return f"{memory.header}\n\n{memory.content}"
+
+
+PLAIN_LEAD = "Memories saved in earlier conversations that may bear on this request (use one only if it applies):"
+
+
+def render_hook_context(memories: Sequence[SurfacedMemory], *, reminders: bool) -> str:
+    """Surfaced memories as a Claude Code hook's ``additionalContext``.
+
+    Claude Code puts hook context inside a system reminder of its own. Releases that pass tags
+    through (2.1.88) get each memory as the ``<system-reminder>`` its own recall would show;
+    releases that escape them (2.1.330, which would show the model ``&lt;system-reminder>``) get
+    plain text: one line saying what follows, then each memory under its header.
+    """
+    if reminders:
+        return "\n".join(render_reminder(memory) for memory in memories)
+    return "\n\n".join([PLAIN_LEAD, *(render_plain(memory) for memory in memories)])

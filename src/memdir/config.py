@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
@@ -37,10 +38,14 @@ from memdir.settings import Settings, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.scan import MAX_MEMORY_FILES
 
+if TYPE_CHECKING:
+    from memdir.store.index_db import MemoryIndex
+
 __all__ = [
     "DAILY_LOG_ENV",
     "SETTINGS_KEYS",
     "MemoryConfig",
+    "open_index",
     "open_memory_dir",
     "resolve_config",
     "team_secret_guard",
@@ -236,18 +241,28 @@ def uses_derived_index(config: MemoryConfig) -> bool:
     return value
 
 
+def open_index(config: MemoryConfig) -> MemoryIndex:
+    """The derived index of the configuration's memory directory, under its config home.
+
+    It connects on first use. Open one per process and pass it on: :class:`MemorySession` gives the
+    directory's own index to the selector, so one database never has two index objects.
+    """
+    from memdir.store.index_db import MemoryIndex, index_path
+
+    return MemoryIndex(config.memory_dir, index_path(config.memory_dir, config.config_home))
+
+
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
     rules = config.claude_code.rules
     stamp = _now_iso if rules.stamps_modified else None
     if uses_derived_index(config):
-        from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
+        from memdir.store.index_db import IndexedMemoryDir
 
-        index = MemoryIndex(config.memory_dir, env={"CLAUDE_CONFIG_DIR": config.config_home})
         return IndexedMemoryDir(
             config.memory_dir,
-            index=index,
+            index=open_index(config),
             lock_timeout=lock_timeout,
             scan_cap=config.scan_cap,
             write_guards=(team_secret_guard,),

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING
 
-from memdir.config import MemoryConfig
+from memdir.config import MemoryConfig, open_index
 from memdir.errors import ConfigError
 from memdir.recall.registry import (
     OFFLINE_SELECTORS,
@@ -65,9 +65,7 @@ def selector_inputs(
 
     vectors = index
     if vectors is None and kind in _VECTOR_KINDS:
-        from memdir.store.index_db import MemoryIndex
-
-        vectors = MemoryIndex(config.memory_dir, env={"CLAUDE_CONFIG_DIR": config.config_home})
+        vectors = open_index(config)  # a plain directory has no index yet: one for the vectors alone
     return SelectorInputs(
         analyses=index,
         vectors=vectors,

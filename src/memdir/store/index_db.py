@@ -36,7 +36,7 @@ from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header
 
-__all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path"]
+__all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path", "index_path"]
 
 SCHEMA_VERSION = "2"  # 2: headers read the type nested under metadata:
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
@@ -78,11 +78,16 @@ CREATE TABLE IF NOT EXISTS vectors(
 """
 
 
-def default_index_path(memory_dir: str, *, env: Mapping[str, str] | None = None) -> str:
-    """``<configHome>/memdir/index/<sha256 of the directory, 16 hex>.sqlite3``."""
+def index_path(memory_dir: str, home: str) -> str:
+    """``<home>/memdir/index/<sha256 of the directory, 16 hex>.sqlite3``, ``home`` being the config home."""
     root = normalize_root(memory_dir)
     digest = hashlib.sha256(root.encode("utf-8")).hexdigest()[:16]
-    return os.path.join(config_home(env), "memdir", "index", f"{digest}.sqlite3")
+    return os.path.join(home, "memdir", "index", f"{digest}.sqlite3")
+
+
+def default_index_path(memory_dir: str, *, env: Mapping[str, str] | None = None) -> str:
+    """:func:`index_path` under the config home that ``env`` (default: the process's) names."""
+    return index_path(memory_dir, config_home(env))
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,6 @@ pytestmark = pytest.mark.timeout(300)
 # Checks memdir does not pass yet for a release, with the reason. Such a check is expected to fail
 # (strict): once the fix lands it passes, the strict xfail fails, and the entry must go.
 PENDING: dict[tuple[str, str], str] = {
-    ("newest", "written-file"): "memdir reads only a top-level type:, not the metadata: block this release writes",
-    ("newest", "manifest"): "memdir's manifest loses the type of a memory written with a metadata: block",
     ("newest", "hook"): "this release escapes <system-reminder> inside hook additionalContext",
     ("newest", "rendering"): "memdir renders recalled memories the way 2.1.88 does, not in this release's wording",
     ("oldest", "blank-notes"): "memdir's never-filled summary.md differs from this release's template, so /compact "

@@ -26,7 +26,6 @@ pytestmark = pytest.mark.timeout(300)
 # Checks memdir does not pass yet for a release, with the reason. Such a check is expected to fail
 # (strict): once the fix lands it passes, the strict xfail fails, and the entry must go.
 PENDING: dict[tuple[str, str], str] = {
-    ("newest", "hook"): "this release escapes <system-reminder> inside hook additionalContext",
     ("newest", "rendering"): "memdir renders recalled memories the way 2.1.88 does, not in this release's wording",
     ("oldest", "blank-notes"): "memdir's never-filled summary.md differs from this release's template, so /compact "
     "takes it for real notes",

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -43,6 +43,14 @@ def _as_postgres_user(argv: list[str]) -> None:
 @contextmanager
 def throwaway_cluster() -> Iterator[str | None]:
     """A private PostgreSQL cluster in a temp dir, or None when no server binaries are installed."""
+    with restartable_cluster() as started:
+        yield None if started is None else started[0]
+
+
+@contextmanager
+def restartable_cluster() -> Iterator[tuple[str, Callable[[], None]] | None]:
+    """Like :func:`throwaway_cluster`, with a function that restarts the cluster on the same port
+    (for tests of what a running server does when its database goes away and comes back)."""
     bindir = _pg_bin()
     if bindir is None:
         yield None
@@ -53,9 +61,14 @@ def throwaway_cluster() -> Iterator[str | None]:
     data, port = root / "data", free_port()
     _as_postgres_user([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"])
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-    _as_postgres_user([str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start"])
+    pg_ctl = [str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w"]
+    _as_postgres_user([*pg_ctl, "start"])
+
+    def restart() -> None:
+        _as_postgres_user([*pg_ctl, "-m", "fast", "restart"])
+
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres", restart
     finally:
         _as_postgres_user([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"])
         shutil.rmtree(root, ignore_errors=True)

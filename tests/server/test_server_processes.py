@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import httpx
+import pytest
 
 from memdir.server.storage import open_storage
 from memdir.team.protocol import API_PATH, format_etag, parse_snapshot
@@ -111,3 +112,77 @@ def test_two_server_processes_never_lose_an_acknowledged_write(database_url: str
     assert len(acknowledged) == CLIENTS * WRITES_PER_CLIENT
     assert snapshot.entries == acknowledged
     assert snapshot.version == CLIENTS * WRITES_PER_CLIENT
+
+
+def test_a_postgresql_restart_under_a_running_server_costs_no_failed_request(tmp_path: object) -> None:
+    from team_servers import restartable_cluster
+    from team_servers import serve_process as serve_logged
+
+    with restartable_cluster() as cluster:
+        if cluster is None:
+            pytest.skip("no PostgreSQL server binaries installed")
+        url, restart = cluster
+        storage = open_storage(url)
+        token = storage.create_token([REPO])
+        storage.close()
+        headers = {"Authorization": f"Bearer {token}"}
+        with serve_logged(url) as server, httpx.Client(base_url=server.url, headers=headers, timeout=60) as client:
+            for n in range(12):  # enough requests to fill the connection pool with connections
+                put = client.put(API_PATH, params={"repo": REPO}, json={"entries": {f"n{n}.md": f"{n}\n"}})
+                assert put.status_code == 200, put.text
+            restart()
+            statuses = [client.get(API_PATH, params={"repo": REPO, "view": "hashes"}).status_code for _ in range(15)]
+            put = client.put(API_PATH, params={"repo": REPO}, json={"entries": {"after.md": "after restart\n"}})
+            assert statuses == [200] * 15 and put.status_code == 200
+            assert client.get("/health").json() == {"status": "ok", "database": "ok"}
+            assert len(client.get(API_PATH, params={"repo": REPO}).json()["content"]["entries"]) == 13
+
+
+def test_killing_one_of_two_server_processes_mid_load_loses_no_acknowledged_write(database_url: str) -> None:
+    from team_servers import ServerProcess
+
+    storage = open_storage(database_url)
+    token = storage.create_token([REPO])
+    storage.close()
+    acknowledged: dict[str, str] = {}
+    lock = threading.Lock()
+    failures: list[Exception] = []
+    survivor, victim = ServerProcess(database_url), ServerProcess(database_url)
+    halfway = threading.Event()
+    try:
+
+        def client_loop(n: int) -> None:
+            try:
+                with httpx.Client(timeout=60) as client:
+                    for j in range(WRITES_PER_CLIENT):
+                        key, content = f"client{n:02}/note{j}.md", f"written by {n} round {j}\n"
+                        for base in (victim.url, survivor.url):  # a dead server: the client moves on
+                            client.base_url = httpx.URL(base)
+                            try:
+                                _push_until_acknowledged(client, token, key, content)
+                            except httpx.TransportError:
+                                continue
+                            with lock:
+                                acknowledged[key] = content
+                                if len(acknowledged) == CLIENTS * WRITES_PER_CLIENT // 3:
+                                    halfway.set()
+                            break
+            except (AssertionError, httpx.HTTPError) as exc:
+                failures.append(exc)
+
+        threads = [threading.Thread(target=client_loop, args=(n,)) for n in range(CLIENTS)]
+        for thread in threads:
+            thread.start()
+        assert halfway.wait(120)
+        victim.process.send_signal(9)
+        for thread in threads:
+            thread.join(timeout=300)
+        assert not failures, failures
+        final = httpx.get(survivor.url + API_PATH, params={"repo": REPO}, headers={"Authorization": f"Bearer {token}"})
+    finally:
+        victim.kill()
+        victim.stop()
+        survivor.stop()
+    snapshot = parse_snapshot(final.json())
+    assert len(acknowledged) == CLIENTS * WRITES_PER_CLIENT
+    assert {key: snapshot.entries.get(key) for key in acknowledged} == acknowledged

@@ -69,8 +69,16 @@ class ServerConfig:
     retention: Retention | None = None
 
 
+class _ErrorResponse(JSONResponse):
+    """Error bodies are ASCII JSON: they may echo a hostile key (a lone surrogate, say) that UTF-8
+    cannot encode, and an error must never become a 500."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None, **details: Any) -> Response:
-    return JSONResponse(error_body(code, message, **details), status_code=status, headers=headers)
+    return _ErrorResponse(error_body(code, message, **details), status_code=status, headers=headers)
 
 
 class _Refused(Exception):

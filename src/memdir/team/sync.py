@@ -487,7 +487,13 @@ def restore(
     kept_as: str | None = None
     if mine is not None and mine != base.get(key) and mine != hash_content(content):
         kept_as = conflict_copy_key(key, _stamp(), set(view.local_hashes) | set(remote))
-        apply_local(team_dir, [LocalOp(kept_as, None, view.local.entries[key])])
+        saved = apply_local(team_dir, [LocalOp(kept_as, None, view.local.entries[key])])
+        if kept_as not in saved.written:
+            raise SyncError(
+                f"restored {key} on the server, but could not keep your unpushed version as {kept_as}, so "
+                f"{key} was left as it is here; run 'memdir team sync' to keep both",
+                rule="sync-restore",
+            )
     outcome = apply_local(team_dir, [LocalOp(key, mine, content)])
     if key in outcome.written or outcome.unchanged:
         update_base(team_dir, client.endpoint.server, client.endpoint.repo, {key: hash_content(content)})

@@ -1,12 +1,19 @@
-"""Team-memory sync benchmark: push cost and server throughput.
+"""Team-memory sync benchmark: push cost, concurrent pushers, history growth, server throughput.
 
-    python bench/team_sync.py [--postgres postgresql://postgres@127.0.0.1:5432/postgres] [--quick]
+    python bench/team_sync.py [--postgres postgresql://postgres@127.0.0.1:5432/postgres] [--quick] [--runs N]
 
+Every figure is the median of ``--runs`` repeated runs (default 3), each on a fresh database.
 Part 1: first push, then a push after changing 1% of the files, for 1,000 and 10,000 files
-(bytes sent against the total, batches, seconds), against `memdir team serve` on SQLite.
-Part 2: requests/s of `GET ?view=hashes` and of small PUTs from 8 client threads, with SQLite,
+(bytes sent against the bytes of the changed files and against the total, batches, seconds),
+against `memdir team serve` on SQLite.
+Part 2: 20 concurrent pushers, each its own process pushing its own 5 files to one repository:
+how many succeed, median and p95 push time (timed inside each process, so interpreter start-up
+is left out).
+Part 3: database size after 10,000 writes (100 keys, 100 writes each, ~1 KB per entry), SQLite
+and PostgreSQL.
+Part 4: requests/s of `GET ?view=hashes` and of small PUTs from 8 client threads, with SQLite,
 with PostgreSQL, and with two server processes on one PostgreSQL (PostgreSQL rows need
---postgres or MEMDIR_TEST_POSTGRES). Prints a table and writes bench/results/team_sync.json.
+--postgres or MEMDIR_TEST_POSTGRES). Prints tables and writes bench/results/team_sync.json.
 """
 
 from __future__ import annotations
@@ -15,13 +22,14 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -92,14 +100,17 @@ def push_rows(files: int, workdir: Path) -> list[dict[str, object]]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"---\nname: note {n}\ntype: project\n---\n" + f"fact {n} " * 120 + "\n", encoding="utf-8")
     total = sum(p.stat().st_size for p in team.rglob("*.md"))
-    rows = []
+    rows: list[dict[str, object]] = []
     with serve(database) as url, TeamClient(TeamEndpoint(url, token, REPO)) as client:
         state = SyncState()
         for label in ("first push", "1% changed"):
+            changed = total
             if label == "1% changed":
+                changed = 0
                 for n in range(0, files, 100):
                     path = team / f"topic{n % 50:02}" / f"note{n:05}.md"
                     path.write_text(path.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+                    changed += path.stat().st_size
             started = time.perf_counter()
             result = push(client, state, str(team))
             elapsed = time.perf_counter() - started
@@ -109,6 +120,8 @@ def push_rows(files: int, workdir: Path) -> list[dict[str, object]]:
                     "push": label,
                     "uploaded": result.uploaded,
                     "bytes_sent": result.bytes_sent,
+                    "changed_bytes": changed,
+                    "sent_per_changed": round(result.bytes_sent / changed, 3),
                     "total_bytes": total,
                     "sent_pct": round(100 * result.bytes_sent / total, 2),
                     "batches": result.batches,
@@ -150,7 +163,7 @@ def throughput_rows(workdir: Path, postgres: str | None, seconds: float) -> list
     setups: list[tuple[str, str | None, int]] = [("SQLite, 1 process", f"sqlite:///{workdir / 'tp.db'}", 1)]
     if postgres:
         setups += [("PostgreSQL, 1 process", None, 1), ("PostgreSQL, 2 processes", None, 2)]
-    rows = []
+    rows: list[dict[str, object]] = []
     for label, database, processes in setups:
         with ExitStack() as stack:
             url = database or stack.enter_context(postgres_database(postgres or ""))
@@ -170,6 +183,114 @@ def throughput_rows(workdir: Path, postgres: str | None, seconds: float) -> list
     return rows
 
 
+_PUSHER = """
+import json, sys, time
+from memdir.team.client import TeamClient, TeamEndpoint
+from memdir.team.state import SyncState
+from memdir.team.sync import push
+url, token, repo, team = sys.argv[1:5]
+sys.stdin.readline()  # every pusher starts on the same signal
+started = time.perf_counter()
+try:
+    with TeamClient(TeamEndpoint(url, token, repo)) as client:
+        result = push(client, SyncState(), team)
+    ok = result.uploaded == 5
+except Exception as exc:  # the figure is how many fail, whatever the error
+    ok = False
+print(json.dumps({"ok": ok, "seconds": time.perf_counter() - started}))
+"""
+
+
+def concurrent_rows(workdir: Path, pushers: int = 20) -> list[dict[str, object]]:
+    """``pushers`` processes push their own files to one repository at the same moment."""
+    database = f"sqlite:///{workdir / f'concurrent-{uuid.uuid4().hex[:6]}.db'}"
+    token = token_for(database)
+    with serve(database) as url:
+        processes = []
+        for n in range(pushers):
+            team = workdir / f"pusher-{uuid.uuid4().hex[:6]}" / "team"
+            team.mkdir(parents=True)
+            for j in range(5):
+                (team / f"p{n:02}-note{j}.md").write_text(f"pusher {n} note {j}\n" * 20, encoding="utf-8")
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-c", _PUSHER, url, token, REPO, str(team)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        time.sleep(3.0)  # let every interpreter finish importing before the common start
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        outcomes = [json.loads(process.communicate(timeout=600)[0]) for process in processes]
+    times = sorted(float(outcome["seconds"]) for outcome in outcomes)
+    return [
+        {
+            "pushers": pushers,
+            "succeeded": sum(1 for outcome in outcomes if outcome["ok"]),
+            "median_s": round(statistics.median(times), 3),
+            "p95_s": round(times[min(len(times) - 1, round(0.95 * (len(times) - 1)))], 3),
+        }
+    ]
+
+
+def history_rows(workdir: Path, postgres: str | None, writes: int = 10_000) -> list[dict[str, object]]:
+    """Database size after ``writes`` single-entry writes (100 keys, ~1 KB each), with history."""
+    setups: list[tuple[str, str | None]] = [("SQLite", f"sqlite:///{workdir / f'hist-{uuid.uuid4().hex[:6]}.db'}")]
+    if postgres:
+        setups.append(("PostgreSQL", None))
+    rows: list[dict[str, object]] = []
+    for label, database in setups:
+        with ExitStack() as stack:
+            url = database or stack.enter_context(postgres_database(postgres or ""))
+            storage = open_storage(url)
+            try:
+                for n in range(writes):
+                    text = f"---\nname: k{n % 100}\ntype: project\n---\nrevision {n} " + "x" * 1000 + "\n"
+                    storage.put_entries(REPO, {f"k{n % 100:03}.md": text}, None, max_entries=100_000)
+                size = _database_bytes(url)
+            finally:
+                storage.close()
+        rows.append(
+            {"database": label, "writes": writes, "db_mb": round(size / 1e6, 2), "bytes_per_write": size // writes}
+        )
+    return rows
+
+
+def _database_bytes(url: str) -> int:
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+    return int(row[0]) if row else 0
+
+
+def median_rows(make: Callable[[], list[dict[str, object]]], runs: int) -> list[dict[str, object]]:
+    """Run ``make`` ``runs`` times; every numeric cell becomes the median over the runs."""
+    results = [make() for _ in range(runs)]
+    merged = []
+    for index, first in enumerate(results[0]):
+        row: dict[str, object] = {}
+        for column, value in first.items():
+            if (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and column not in ("files", "writes", "pushers")
+            ):
+                middle = statistics.median(float(str(result[index][column])) for result in results)
+                row[column] = int(middle) if isinstance(value, int) else round(middle, 3)
+            else:
+                row[column] = value
+        merged.append(row)
+    return merged
+
+
 def table(rows: list[dict[str, object]]) -> str:
     columns = list(rows[0])
     widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in columns}
@@ -182,18 +303,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", default=os.environ.get("MEMDIR_TEST_POSTGRES"), help="admin URL of a cluster")
     parser.add_argument("--quick", action="store_true", help="1,000 files only and 2 s per throughput run")
+    parser.add_argument("--runs", type=int, default=3, help="repeated runs per figure; the median is reported")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "team_sync.json"))
     args = parser.parse_args()
+    runs = max(1, args.runs)
     with tempfile.TemporaryDirectory(prefix="memdir-bench-") as tmp:
         workdir = Path(tmp)
-        pushes = [row for files in ((1000,) if args.quick else (1000, 10_000)) for row in push_rows(files, workdir)]
-        rates = throughput_rows(workdir, args.postgres, 2.0 if args.quick else 5.0)
-    print(table(pushes))
-    print()
-    print(table(rates))
-    out = Path(__file__).parent / "results" / "team_sync.json"
+        sizes = (1000,) if args.quick else (1000, 10_000)
+        pushes = [row for files in sizes for row in median_rows(lambda f=files: push_rows(f, workdir), runs)]  # type: ignore[misc]
+        concurrent = median_rows(lambda: concurrent_rows(workdir), runs)
+        history = median_rows(lambda: history_rows(workdir, args.postgres, 2000 if args.quick else 10_000), runs)
+        rates = median_rows(lambda: throughput_rows(workdir, args.postgres, 2.0 if args.quick else 5.0), runs)
+    for rows in (pushes, concurrent, history, rates):
+        print(table(rows))
+        print()
+    out = Path(args.out)
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"push": pushes, "throughput": rates, "threads": THREADS}, indent=2) + "\n", "utf-8")
-    print(f"\nwrote {out}")
+    body = {
+        "runs": runs,
+        "push": pushes,
+        "concurrent_pushers": concurrent,
+        "history_growth": history,
+        "throughput": rates,
+        "threads": THREADS,
+    }
+    out.write_text(json.dumps(body, indent=2) + "\n", "utf-8")
+    print(f"wrote {out} (every figure the median of {runs} runs)")
 
 
 if __name__ == "__main__":

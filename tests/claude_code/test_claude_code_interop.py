@@ -225,6 +225,30 @@ def test_memdir_recall_shows_a_memory_with_the_path_and_content_this_release_del
     assert block[: block.index(DEPLOY_BODY) + len(DEPLOY_BODY)] in last
 
 
+def frontmatter_keys(text: str) -> list[str]:
+    """The frontmatter's keys, nested ones as ``parent.child``, in file order."""
+    head = text.split("\n---\n", 1)[0].removeprefix("---\n")
+    keys, parent = [], ""
+    for line in head.splitlines():
+        name = line.strip().split(":", 1)[0]
+        if not line.startswith(" "):
+            parent = name
+            keys.append(name)
+        else:
+            keys.append(f"{parent}.{name}")
+    return keys
+
+
+def test_memdir_writes_a_memory_in_the_layout_this_release_writes(recalled: tuple[Sandbox, Path, Outcome]) -> None:
+    """memdir finds the release it shares the directory with (here: ``claude --version`` on PATH)."""
+    _sandbox, memory, _asked = recalled
+    theirs = frontmatter_keys((memory / STAGING[0]).read_text(encoding="utf-8"))
+    ours = frontmatter_keys((memory / "project_deploy_window.md").read_text(encoding="utf-8"))
+    assert ("metadata" in ours) == ("metadata" in theirs), (ours, theirs)
+    assert ("type" in ours) == ("type" in theirs), (ours, theirs)
+    assert set(ours) - {"metadata.originSessionId"} <= set(theirs), (ours, theirs)
+
+
 # -- hooks and MCP ---------------------------------------------------------------------------------
 
 

@@ -9,35 +9,16 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from sys import intern
 from typing import Protocol
 
+from memdir.model.analysis import ANALYSIS_FORMAT, STOP_WORDS, stem, tokenize
 from memdir.store.scan import MemoryHeader, same_headers
 
 __all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "AnalysisCache", "LexicalIndex", "analysis_version", "stem", "tokenize"]
-
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_CAMEL = re.compile(r"([a-z])([A-Z])")
-_STEMS: dict[str, str] = {}
-_STEM_CACHE_SIZE = 200_000
-
-STOP_WORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers herself him himself his how i if in into is it its itself just me
-    more most my myself no nor not now of off on once only or other our ours ourselves out over own
-    same she should so some such than that the their theirs them themselves then there these they
-    this those through to too under until up very was we were what when where which while who whom
-    why will with would you your yours yourself yourselves s t don shall may might must also ok okay
-    please tell know let get got us one want wants wanted need needs like think thing something anything
-    really
-    """.split()  # noqa: SIM905  (a word list reads better as text)
-)
 
 # Name and description are written to be matched against ("specific enough to judge relevance"),
 # so they weigh more than body text, which is longer and noisier.
@@ -47,73 +28,6 @@ _K1 = 1.2
 _COMMON_MIN_DOCS = 100
 _B = 0.75
 _FLOATS: dict[float, float] = {}
-
-_SUFFIXES = (
-    "ational",
-    "ization",
-    "fulness",
-    "iveness",
-    "ations",
-    "ingly",
-    "ments",
-    "ement",
-    "ation",
-    "ness",
-    "ment",
-    "ings",
-    "able",
-    "ible",
-    "ies",
-    "ing",
-    "ers",
-    "est",
-    "ied",
-    "ed",
-    "es",
-    "er",
-    "ly",
-    "s",
-)
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: enough to match "tests"/"testing"/"tested" without a stemming library."""
-    if len(word) <= 3 or not word.isascii():
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)]
-            if suffix == "ies":
-                return base + "y"
-            if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
-                base = base[:-1]
-            return base
-    # A final silent e goes, as in Porter's last step, so "change" meets "changes" ("chang").
-    if len(word) >= 5 and word.endswith("e") and not word.endswith("ee"):
-        return word[:-1]
-    return word
-
-
-def _stem_into_cache(word: str) -> str:
-    if len(_STEMS) >= _STEM_CACHE_SIZE:
-        _STEMS.clear()
-    stemmed = _STEMS[word] = intern(stem(word))
-    return stemmed
-
-
-def tokenize(text: str) -> list[str]:
-    """Lowercased, stop words dropped, stemmed terms; camelCase and snake_case are split.
-
-    Stems go through a cache: a store repeats a few thousand words, and stemming each occurrence
-    anew (two dozen suffix tests) was most of the time it takes to index a store from scratch.
-    """
-    spaced = _CAMEL.sub(r"\1 \2", text)
-    cached = _STEMS.get
-    return [
-        cached(word) or _stem_into_cache(word)
-        for word in map(str.lower, _WORD.findall(spaced))
-        if word not in STOP_WORDS
-    ]
 
 
 @dataclass(frozen=True)
@@ -136,9 +50,9 @@ class AnalysisCache(Protocol):
     def put_analyses(self, items: Mapping[str, tuple[float, int, str]], version: str) -> None: ...
 
 
-# Bump when tokenize, stem, the stop words or the payload format change: stored analyses of another
-# version are ignored.
-_ANALYSIS_FORMAT = "1"
+# Bump when the payload format changes (the text analysis has its own ANALYSIS_FORMAT): stored
+# analyses of another version are ignored.
+_PAYLOAD_FORMAT = "1"
 # Below this many memories to analyse, asking the cache costs about what it saves.
 _CACHE_MIN_DOCS = 64
 _CACHE_BATCH = 2000
@@ -147,7 +61,7 @@ _CACHE_BATCH = 2000
 def analysis_version(weights: Mapping[str, float]) -> str:
     """What an analysis depends on: the tokeniser's format, the body cut and the field weights."""
     fields = ",".join(f"{name}={weights[name]!r}" for name in sorted(weights))
-    return f"{_ANALYSIS_FORMAT};{_BODY_CHARS};{fields}"
+    return f"{_PAYLOAD_FORMAT}.{ANALYSIS_FORMAT};{_BODY_CHARS};{fields}"
 
 
 def _encode(doc: _Doc) -> str:

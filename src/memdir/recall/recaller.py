@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.recall.selector import Selection, SelectionRequest, Selector
 from memdir.recall.selectors import LexicalSelector
@@ -59,7 +60,10 @@ def prefetch_skip_reason(query: str, state: RecallState | None) -> str | None:
     text = query.strip()
     if not text:
         return "empty message"
-    if not any(ch.isspace() for ch in text):
+    # Claude Code counts a message without whitespace as one word and skips it; memdir also counts
+    # one with two letters of a script written without spaces (Chinese, Japanese, Thai) as more,
+    # since a whole sentence in those scripts has no space in it.
+    if not any(ch.isspace() for ch in text) and not has_unspaced_words(text):
         return "single-word message"
     if state is not None and state.surfaced_bytes >= SESSION_SURFACED_BUDGET:
         return f"session budget of {SESSION_SURFACED_BUDGET} characters already surfaced"

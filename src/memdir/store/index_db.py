@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
+from memdir.model.analysis import spaced_pairs
 from memdir.model.memory import FrontmatterLayout, decode_memory_bytes, normalize_newlines, parse_memory_type
 from memdir.paths import config_home
 from memdir.store.files import ensure_dir, read_bytes_limited
@@ -38,7 +39,9 @@ from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths,
 
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path", "index_path"]
 
-SCHEMA_VERSION = "2"  # 2: headers read the type nested under metadata:
+# 2: headers read the type nested under metadata:; 3: Chinese, Japanese, Korean and Thai text is
+# indexed as pairs of characters (spaced_pairs).
+SCHEMA_VERSION = "3"
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
 FTS_WEIGHTS = (2.5, 3.0, 1.0)
 _BODY_CHARS = 32 * 1024
@@ -108,7 +111,7 @@ class RefreshStats:
 
 
 def _fts_query(text: str) -> str:
-    words = dict.fromkeys(word.lower() for word in _WORD.findall(text))
+    words = dict.fromkeys(word.lower() for word in _WORD.findall(spaced_pairs(text)))
     return " OR ".join(f'"{word}"' for word in words)
 
 
@@ -305,7 +308,7 @@ class MemoryIndex(RankerCaches):
                     rowid = int(cursor.lastrowid or 0)
                 conn.execute(
                     "INSERT INTO memories_fts(rowid, name, description, body) VALUES (?, ?, ?, ?)",
-                    (rowid, header.name or "", header.description or "", body),
+                    (rowid, *map(spaced_pairs, (header.name or "", header.description or "", body))),
                 )
                 known[rel] = header
                 stamps[rel] = (rowid, st.st_mtime_ns, st.st_size)

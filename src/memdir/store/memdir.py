@@ -9,17 +9,17 @@ this class reads or writes.
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from memdir.containment import contain, normalize_root
-from memdir.errors import ConfigError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
+from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
-from memdir.model.memory import FrontmatterLayout, Memory, MemoryType, decode_memory_bytes
+from memdir.model.memory import FrontmatterLayout, Memory, decode_memory_bytes
 from memdir.store.files import atomic_write, ensure_dir, lock_directory, read_bytes_limited, remove_file
+from memdir.store.names import default_filename, slugify, unique_filename
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
 
 __all__ = [
@@ -69,19 +69,6 @@ class MemoryRecord:
     text: str
     memory: Memory
     mtime_ms: float
-
-
-def slugify(text: str, *, max_length: int = 48) -> str:
-    """A file-name-safe slug: ASCII lowercase words joined by underscores."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    slug = re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
-    return slug[:max_length].rstrip("_") or "memory"
-
-
-def default_filename(memory_type: MemoryType | None, name: str) -> str:
-    """``<type>_<slug>.md``, the naming Claude Code suggests (``user_role.md``, ``feedback_testing.md``)."""
-    prefix = f"{memory_type.value}_" if memory_type is not None else ""
-    return f"{prefix}{slugify(name)}.md"
 
 
 class MemoryDir:
@@ -301,9 +288,13 @@ class MemoryDir:
         name = memory.name or ""
         path, rel = self._memory_file(file or default_filename(memory.type, name))
         content = self.as_written(memory).render()
-        self._guard(rel, content)
-        index_path, target = self.index_for(rel)
         with lock_directory(self.root, timeout=self.lock_timeout):
+            if file is None and not force and os.path.lexists(path) and not self._same_name(path, name):
+                # Another memory's name slugs alike (every name in a script the slug cannot keep
+                # did, once): this one gets a suffix rather than a refusal.
+                path, rel = self._memory_file(unique_filename(rel, lambda other: os.path.lexists(self.resolve(other))))
+            self._guard(rel, content)
+            index_path, target = self.index_for(rel)
             created = not os.path.exists(path)
             if not created and not force:
                 raise MemoryExists(
@@ -324,6 +315,19 @@ class MemoryDir:
         if self.layout is None and self.stamp is None:
             return memory
         return memory.written_for(self.layout or memory.layout, modified=self.stamp() if self.stamp else None)
+
+    def _same_name(self, path: str, name: str) -> bool:
+        """Whether the memory at ``path`` has the name ``name`` (the same memory saved again, which is
+        refused without ``force``), as opposed to another memory whose name slugs alike."""
+        try:
+            existing = Memory.parse(decode_memory_bytes(read_bytes_limited(path), path=path)).name or ""
+        except (OSError, MemdirError):
+            return False
+
+        def key(text: str) -> str:
+            return unicodedata.normalize("NFC", text).strip().casefold()
+
+        return key(existing) == key(name)
 
     def delete(self, file: str) -> DeleteResult:
         """Remove a topic file and every index line that points to it."""

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (memories are written as one line each, the way they are saved)
 """The stores and queries of the multilingual recall benchmark (``bench/recall_multilingual.py``).
 
 Fifty memories a coding agent would keep for a team (feedback, project facts, references, user
@@ -1769,3 +1770,57 @@ TOPICS: list[tuple[str, dict[str, Entry]]] = [
         },
     ),
 ]
+
+# Questions about nothing any store holds: recall should surface nothing for them.
+OFF_TOPIC: dict[str, tuple[str, ...]] = {
+    "en": (
+        "how do I center a div with flexbox?",
+        "what's a good recipe for banana bread?",
+        "explain the difference between TCP and UDP",
+        "how many moons does Jupiter have?",
+        "write a haiku about autumn leaves",
+        "what is the capital of Australia?",
+        "how do I reverse a linked list in C?",
+        "recommend a good science fiction novel",
+    ),
+    "zh": (
+        "用 flexbox 怎么让一个 div 居中？",
+        "香蕉面包怎么做好吃？",
+        "讲讲 TCP 和 UDP 的区别",
+        "木星有几颗卫星？",
+        "写一首关于秋天落叶的诗",
+        "澳大利亚的首都是哪里？",
+        "用 C 语言怎么反转链表？",
+        "推荐一本好看的科幻小说",
+    ),
+    "ja": (
+        "flexboxでdivを中央に寄せるには？",
+        "バナナブレッドのおいしい作り方は？",
+        "TCPとUDPの違いを説明して",
+        "木星には衛星がいくつある？",
+        "秋の落ち葉について俳句を詠んで",
+        "オーストラリアの首都はどこ？",
+        "C言語で連結リストを逆順にするには？",
+        "おすすめのSF小説を教えて",
+    ),
+    "ko": (
+        "flexbox로 div를 가운데 정렬하려면?",
+        "바나나 빵 맛있게 만드는 법 알려줘",
+        "TCP와 UDP의 차이를 설명해 줘",
+        "목성에는 위성이 몇 개 있어?",
+        "가을 낙엽에 대한 시를 써 줘",
+        "호주의 수도는 어디야?",
+        "C 언어로 연결 리스트를 뒤집으려면?",
+        "재미있는 SF 소설 추천해 줘",
+    ),
+    "mix": (
+        "flexbox 怎么让 div 居中？",
+        "banana bread 怎么做？",
+        "讲讲 TCP 和 UDP 的 difference",
+        "Jupiter 有几颗卫星？",
+        "写首关于 autumn 的诗",
+        "Australia 的首都是哪？",
+        "C 里怎么 reverse linked list？",
+        "推荐本 sci-fi 小说",
+    ),
+}

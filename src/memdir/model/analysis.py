@@ -31,6 +31,7 @@ __all__ = [
     "ANALYSIS_FORMAT",
     "STOP_WORDS",
     "has_unspaced_words",
+    "is_pair",
     "spaced_pairs",
     "stem",
     "tokenize",
@@ -141,7 +142,14 @@ _WORD = re.compile(rf"(?:[^\W_]|[{_MARKS}])+")
 _ASCII_WORD = re.compile(r"[^\W_]+", re.ASCII)
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _RUNS = re.compile(rf"([{_CJ}]+)|([{_HANGUL}]+)|([{_SEA}][{_SEA}{_MARKS}]*)")
+_PAIR_TERM = re.compile(rf"[{_CJ}{_HANGUL}{_SEA}][{_CJ}{_HANGUL}{_SEA}{_MARKS}]*")
 _UNSPACED_LETTER = re.compile(rf"[{_CJ}{_SEA}]")
+
+
+def is_pair(term: str) -> bool:
+    """Whether a term is a pair (or lone character) of a script analysed by pairs, not a word: most
+    pairs that straddle two words of a query occur in no memory, which says nothing about the topic."""
+    return _PAIR_TERM.fullmatch(term) is not None
 
 
 def unspaced_letters(text: str) -> int:

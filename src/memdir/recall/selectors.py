@@ -10,6 +10,7 @@ import heapq
 import math
 from collections.abc import Mapping, Sequence
 
+from memdir.model.analysis import is_pair
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex, tokenize
 from memdir.recall.selector import RankingSelector, Selection, SelectionRequest, Selector, is_tool_manual
 from memdir.store.scan import MemoryHeader
@@ -92,14 +93,15 @@ class LexicalSelector:
     def coverage(self, query: str, header: MemoryHeader) -> float:
         """The share of the query's information (idf mass) that a memory matches; a word the store
         has never seen counts as one held by a single memory, so a question about something absent
-        covers little."""
+        covers little. An unseen pair of characters (Chinese, Japanese, Korean) counts half: most
+        are the seam between two words of the query ("写集" in "写集成测试")."""
         asked = set(tokenize(query))
         if not asked:
             return 0.0
         count = len(self.index)
         rarest = math.log(1.0 + (count - 0.5) / 1.5)  # the idf of a word only one memory holds
         terms = self.index.terms_of(header.path)
-        weights = {term: self.index.idf(term) or rarest for term in asked}
+        weights = {term: self.index.idf(term) or (rarest / 2 if is_pair(term) else rarest) for term in asked}
         total = sum(weights.values())
         return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
 

@@ -22,10 +22,8 @@ is dropped, and nothing is stemmed outside English.
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
-from sys import intern
 
 __all__ = [
     "ANALYSIS_FORMAT",
@@ -95,6 +93,16 @@ _SUFFIXES = (
 )
 _STEMS: dict[str, str] = {}
 _STEM_CACHE_SIZE = 200_000
+# One string object per distinct term: a store repeats a few thousand terms, and a separate
+# string for each occurrence was most of the lexical index's memory. (``sys.intern`` would do
+# the same; the model layer imports nothing that can touch the outside world.)
+_TERMS: dict[str, str] = {}
+
+
+def intern(term: str) -> str:
+    if len(_TERMS) >= _STEM_CACHE_SIZE:
+        _TERMS.clear()
+    return _TERMS.setdefault(term, term)
 
 
 def stem(word: str) -> str:
@@ -177,7 +185,7 @@ def _pairs(units: list[str], grammar: frozenset[str], out: list[str]) -> None:
         if units[0] not in grammar:
             out.append(intern(units[0]))
         return
-    for first, second in itertools.pairwise(units):
+    for first, second in zip(units, units[1:], strict=False):  # noqa: RUF007  (no itertools in the model layer)
         if first in grammar and second in grammar:
             continue
         out.append(intern(first + second))
@@ -261,6 +269,7 @@ def spaced_pairs(text: str) -> str:
         units = list(run) if match.group(3) is None else _clusters(run)
         if len(units) == 1:
             return f" {units[0]} "
-        return " " + " ".join(a + b for a, b in itertools.pairwise(units)) + " "
+        joined = [a + b for a, b in zip(units, units[1:], strict=False)]  # noqa: RUF007
+        return " " + " ".join(joined) + " "
 
     return _RUNS.sub(pairs, unicodedata.normalize("NFKC", text))

@@ -121,16 +121,17 @@ def list_memories(
     """One page of the list: newest first, or best match first when there is a search."""
     low = _day_ms(query.since, end=False) if query.since else -math.inf
     high = _day_ms(query.until, end=True) if query.until else math.inf
+    scores: dict[str, float] = {}
+    chosen: Sequence[MemoryHeader] = headers
     if query.text:
-        ranked: Sequence[tuple[MemoryHeader, float | None]] = ranker.rank(query.text, headers)
-    else:
-        ranked = [(header, None) for header in headers]
-    filtered = ranked
+        ranked = ranker.rank(query.text, headers)
+        scores = {header.path: score for header, score in ranked}
+        chosen = [header for header, _ in ranked]
     if query.type is not None or query.since or query.until:
-        filtered = [(h, s) for h, s in ranked if _keep(h, query, low, high)]
-    total = len(filtered)
+        chosen = [header for header in chosen if _keep(header, query, low, high)]
+    total = len(chosen)
     pages = max(1, math.ceil(total / per_page))
     page = min(query.page, pages)
     start = (page - 1) * per_page
-    rows = tuple(_row(h, s, now_ms) for h, s in filtered[start : start + per_page])
+    rows = tuple(_row(h, scores.get(h.path), now_ms) for h in chosen[start : start + per_page])
     return MemoryPage(rows=rows, total=total, page=page, pages=pages, store_total=len(headers))

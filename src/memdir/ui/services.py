@@ -1,15 +1,21 @@
 """Building the web view's services from one project configuration.
 
-The web view ranks with the same offline lexical ranking recall uses, and previews recall with
-the project's own selector (``memdir.selector``, ``memdir.model``), so a page shows what an agent
-would get. When that selector is itself the lexical one, the two share one index.
+A person browsing wants every memory, and listing tens of thousands through the plain scan costs
+one ``stat`` per file per page (about a second at 20,000), so the web view reads through the
+derived index (rebuildable, never authoritative) unless the settings turn it off
+(``memdir.derivedIndex: false``). The recall preview keeps the project's own configured store
+and scan cap and the project's own selector (``memdir.selector``, ``memdir.model``), so it shows
+exactly what an agent would get. Search is the same offline lexical ranking over every memory; it
+shares the recall selector only when both look at the same memories, since a ranker's index follows
+the pool it is given.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 
-from memdir.config import MemoryConfig
+from memdir.config import MemoryConfig, open_memory_dir, uses_derived_index
 from memdir.recall.selectors import LexicalSelector
 from memdir.session_context import MemorySession
 from memdir.team.sync import TeamStatus
@@ -26,7 +32,14 @@ def build_services(
 ) -> UiServices:
     session = MemorySession(config, env=env)
     memory_dir = session.memory_dir
+    if config.setting("derivedIndex") is None and not uses_derived_index(config):
+        memory_dir = open_memory_dir(dataclasses.replace(config, scan_cap=None))
     selector = session.selector
     recaller = session.recaller
-    ranker = selector if isinstance(selector, LexicalSelector) else LexicalSelector(cache=session.index)
+    if memory_dir is session.memory_dir and isinstance(selector, LexicalSelector):
+        ranker = selector
+    else:
+        from memdir.store.index_db import IndexedMemoryDir
+
+        ranker = LexicalSelector(cache=memory_dir.index if isinstance(memory_dir, IndexedMemoryDir) else None)
     return UiServices(config=config, memory_dir=memory_dir, recaller=recaller, ranker=ranker, team_status=team_status)

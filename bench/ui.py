@@ -54,7 +54,8 @@ def summary(times: list[float]) -> dict[str, float]:
 def measure(root: Path, project: Path, queries: list[str], home: Path) -> dict[str, Any]:
     command = [sys.executable, "-m", "memdir", "--project", str(project), "--memory-dir", str(root), "ui"]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
-    with subprocess.Popen([*command, "--no-browser"], stdout=subprocess.PIPE, text=True, env=env) as process:
+    argv = [*command, "--no-browser"]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env) as process:
         try:
             assert process.stdout is not None
             url = process.stdout.readline().strip()

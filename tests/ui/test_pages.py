@@ -319,3 +319,36 @@ def test_a_form_over_the_size_limit_is_refused(client: TestClient) -> None:
     page = client.get("/new").text
     response = client.post("/new", data={"csrf": csrf_of(page), "body": "x" * 1_100_000})
     assert response.status_code == 413
+
+
+def test_the_view_lists_through_the_derived_index_unless_the_settings_turn_it_off(
+    memory_root: Path, tmp_path: Path
+) -> None:
+    from memdir.config import resolve_config
+    from memdir.store.index_db import IndexedMemoryDir
+    from memdir.ui.services import build_services
+
+    project = tmp_path / "off"
+    (project / ".claude").mkdir(parents=True)
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "c")}
+    default = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env), env={})
+    assert isinstance(default.memory_dir, IndexedMemoryDir)
+    assert not isinstance(default.recaller.memory_dir, IndexedMemoryDir)  # recall keeps the configured store
+    (project / ".claude" / "settings.json").write_text('{"memdir": {"derivedIndex": false}}', "utf-8")
+    off = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env), env={})
+    assert not isinstance(off.memory_dir, IndexedMemoryDir)
+    assert len(off.memory_dir.list()) == len(default.memory_dir.list()) == 2
+
+
+def test_a_search_without_filters_shows_the_best_thousand(client: TestClient, services: UiServices) -> None:
+    from memdir.model.memory import Memory, MemoryType
+
+    for number in range(1005):
+        services.memory_dir.save(
+            Memory(name=f"Deploy {number}", description="deploy notes", type=MemoryType.PROJECT, body="x"),
+            index=False,
+        )
+    page = client.get("/", params={"q": "deploy notes"}).text
+    assert "The best 1000 of 1007 memories" in html.unescape(page)
+    filtered = client.get("/", params={"q": "deploy notes", "type": "project"}).text
+    assert "1005 of 1007 memories match" in html.unescape(filtered)

@@ -36,7 +36,7 @@ from memdir.errors import (
 )
 from memdir.model.memory import MEMORY_TYPES, Memory, render_scalar
 from memdir.recall.recaller import Recaller, RecallState
-from memdir.recall.selectors import RankingSelector
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir, default_filename
 from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
@@ -58,7 +58,7 @@ class UiServices:
     config: MemoryConfig
     memory_dir: MemoryDir
     recaller: Recaller
-    ranker: RankingSelector
+    ranker: LexicalSelector  # search over every memory
     team_status: Callable[[], TeamStatus] | None = None  # None: no team server configured
     clock: Callable[[], float] = time.time
     lock: threading.Lock = field(default_factory=threading.Lock)

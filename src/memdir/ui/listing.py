@@ -15,13 +15,16 @@ from datetime import UTC, date, datetime
 
 from memdir.errors import ConfigError
 from memdir.model.memory import MEMORY_TYPES, MemoryType
-from memdir.recall.selectors import RankingSelector
+from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import memory_age
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["PER_PAGE", "ListQuery", "ListRow", "MemoryPage", "list_memories", "parse_list_query"]
+__all__ = ["PER_PAGE", "SEARCH_LIMIT", "ListQuery", "ListRow", "MemoryPage", "list_memories", "parse_list_query"]
 
 PER_PAGE = 50
+# A search without filters keeps the best this many: nobody pages past them, and on a large store
+# selecting them costs far less than sorting every memory that shares a word with the query.
+SEARCH_LIMIT = 1000
 _MAX_QUERY_CHARS = 2000
 
 
@@ -114,7 +117,7 @@ def list_memories(
     headers: Sequence[MemoryHeader],
     query: ListQuery,
     *,
-    ranker: RankingSelector,
+    ranker: LexicalSelector,
     now_ms: float,
     per_page: int = PER_PAGE,
 ) -> MemoryPage:
@@ -124,7 +127,8 @@ def list_memories(
     scores: dict[str, float] = {}
     chosen: Sequence[MemoryHeader] = headers
     if query.text:
-        ranked = ranker.rank(query.text, headers)
+        filtered = query.type is not None or query.since or query.until
+        ranked = ranker.rank(query.text, headers, limit=None if filtered else SEARCH_LIMIT)
         scores = {header.path: score for header, score in ranked}
         chosen = [header for header, _ in ranked]
     if query.type is not None or query.since or query.until:

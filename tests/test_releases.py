@@ -181,3 +181,44 @@ def test_list_show_and_doctor_see_the_type_of_a_file_claude_code_2_1_330_wrote(r
     assert run("show", "deploy-window.md").stdout.startswith(NESTED_FILE.rstrip("\n"))
     doctor = run("doctor", "--json")
     assert "missing-type" not in doctor.stdout
+
+
+def long_index(lines):
+    return "".join(f"- [Memory {n}](memory_{n}.md) — one line about memory number {n}\n" for n in range(lines))
+
+
+def test_a_save_that_would_push_memory_md_past_the_limit_fails_without_writing_for_2_1_210(run):
+    run.use("2.1.210")
+    mem = run.mem()
+    os.makedirs(mem, exist_ok=True)
+    index = os.path.join(mem, "MEMORY.md")
+    with open(index, "w", encoding="utf-8") as handle:
+        handle.write(long_index(200))
+    result = CliRunner().invoke(cli, ["--project", run.project, *ADD])
+    assert result.exit_code != 0
+    assert "rule index-too-long" in result.output and "200 lines" in result.output
+    assert not os.path.exists(os.path.join(mem, "feedback_real_db.md"))
+    with open(index, encoding="utf-8") as handle:
+        assert handle.read() == long_index(200)
+
+
+def test_before_2_1_210_an_over_long_index_is_written_and_claude_code_loads_its_head(run):
+    run.use("2.1.88")
+    mem = run.mem()
+    os.makedirs(mem, exist_ok=True)
+    with open(os.path.join(mem, "MEMORY.md"), "w", encoding="utf-8") as handle:
+        handle.write(long_index(200))
+    assert run(*ADD).exit_code == 0
+    assert read(run, "MEMORY.md").endswith("(feedback_real_db.md) — Tests hit a real DB\n")
+
+
+def test_from_2_1_211_frontmatter_and_html_comments_do_not_count_against_the_limit(run):
+    mem = run.mem()
+    os.makedirs(mem, exist_ok=True)
+    comment = "<!--\n" + "a note for humans\n" * 50 + "-->\n"
+    with open(os.path.join(mem, "MEMORY.md"), "w", encoding="utf-8") as handle:
+        handle.write("---\nowner: team\n---\n" + comment + long_index(190))
+    run.use("2.1.210")
+    assert CliRunner().invoke(cli, ["--project", run.project, *ADD]).exit_code != 0
+    run.use("2.1.211")
+    assert run(*ADD).exit_code == 0

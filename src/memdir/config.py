@@ -15,12 +15,13 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
 from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
+from memdir.model.index import index_overflow
 from memdir.paths import (
     auto_mem_path,
     auto_memory_disabled_reason,
@@ -33,7 +34,7 @@ from memdir.paths import (
 )
 from memdir.prompt import extra_guidelines_from_env
 from memdir.recall.manifest import iso_mtime
-from memdir.releases import Release, ReleaseHint, detect_release
+from memdir.releases import IndexOverflow, Release, ReleaseHint, detect_release
 from memdir.settings import Settings, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.scan import MAX_MEMORY_FILES
@@ -257,6 +258,9 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
     rules = config.claude_code.rules
     stamp = _now_iso if rules.stamps_modified else None
+    index_check = None
+    if rules.index_overflow is IndexOverflow.REFUSE:
+        index_check = partial(index_overflow, skip_comments=rules.index_limits_skip_comments)
     if uses_derived_index(config):
         from memdir.store.index_db import IndexedMemoryDir
 
@@ -269,6 +273,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
             index_read_only=read_only,
             layout=rules.frontmatter,
             stamp=stamp,
+            index_check=index_check,
         )
     return MemoryDir(
         config.memory_dir,
@@ -278,6 +283,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
         index_read_only=read_only,
         layout=rules.frontmatter,
         stamp=stamp,
+        index_check=index_check,
     )
 
 

@@ -1,5 +1,4 @@
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -76,8 +75,7 @@ def test_status_reports_the_documented_json(run):
 
 def test_update_then_show_then_compact(run):
     path = transcript(run.tmp)
-    draft = os.path.join(os.path.dirname(run.notes), "summary.draft.md")
-    result = run("update", "--transcript", path, "--model", script(run.tmp, draft), "--json")
+    result = run("update", "--transcript", path, "--model", script(run.tmp, run.notes), "--json")
     data = json.loads(result.stdout)
     assert data["updated"] and data["edits"] == 1 and data["path"] == str(run.notes)
     assert "Retries added to client.py" in run("show", "--session-id", SESSION).stdout

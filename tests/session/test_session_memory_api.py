@@ -93,8 +93,7 @@ def test_the_first_update_creates_the_notes_from_the_template_and_edits_them(pro
 
 
 def _append_current_state(project, env):
-    # The first notes are written into a draft that becomes summary.md once it holds real notes.
-    notes = SessionPaths.for_session(SESSION, cwd=project, env=env).draft
+    notes = SessionPaths.for_session(SESSION, cwd=project, env=env).notes
     marker = "_What is being worked on right now, what is still pending, and the very next step to take._\n"
     return edit(notes, marker, marker + "Refactoring the parser in src/parse.py.\n")
 
@@ -111,7 +110,7 @@ def test_an_existing_notes_file_is_never_replaced_by_the_template(project, env):
 
 def test_the_agent_can_only_edit_the_notes_and_never_their_structure(project, env):
     memory = memory_for(project, env)
-    notes = memory.paths.draft  # no notes yet: the first ones are written as a draft
+    notes = memory.paths.notes
     calls = [
         {"name": "Write", "input": {"file_path": notes, "content": "gone"}},
         {"name": "Read", "input": {"file_path": notes}},

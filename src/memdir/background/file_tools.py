@@ -79,6 +79,8 @@ class MemoryFileTools:
     allowed: Collection[str] = ALL_TOOLS
     writable_files: Collection[str] | None = None  # when set, only these absolute paths may change
     edit_check: EditCheck | None = None
+    # path the model names -> the file actually used (session notes drafted beside summary.md)
+    aliases: Mapping[str, str] = field(default_factory=dict)
     clock: Callable[[], float] = time.time
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
@@ -120,7 +122,8 @@ class MemoryFileTools:
     def _path(self, arguments: Mapping[str, object], key: str = "file_path") -> str:
         raw = self._text_arg(arguments, key)
         try:
-            return self.memory_dir.resolve(raw)
+            resolved = self.memory_dir.resolve(raw)
+            return self.aliases.get(resolved, resolved)
         except MemdirError as exc:
             raise _Refused(
                 f"{raw!r} is outside the memory directory {self.memory_dir.path} ({exc.rule}); "

@@ -22,6 +22,7 @@ __all__ = [
     "IndexEntry",
     "TruncatedIndex",
     "format_file_size",
+    "index_overflow",
     "parse_entries",
     "remove_entry",
     "rename_entry",
@@ -106,6 +107,29 @@ def truncate_entrypoint_content(raw: str) -> TruncatedIndex:
         " to one line under ~200 chars; move detail into topic files."
     )
     return TruncatedIndex(out + warning, line_count, byte_count, was_line, was_byte)
+
+
+def index_overflow(text: str, *, skip_comments: bool) -> str | None:
+    """Why ``text`` is more index than Claude Code loads (200 lines, 25,000 UTF-16 units), or None.
+
+    With ``skip_comments`` (Claude Code 2.1.211 and later) the frontmatter and block HTML
+    comments do not count, as they never reach the model.
+    """
+    measured = text
+    if skip_comments:
+        from memdir.model.markdown import strip_block_html_comments
+        from memdir.model.memory import parse_frontmatter
+
+        measured = strip_block_html_comments(parse_frontmatter(text)[1])
+    loaded = truncate_entrypoint_content(measured)
+    if not loaded.was_truncated:
+        return None
+    size = f"{loaded.line_count} lines and {format_file_size(loaded.byte_count)}"
+    return (
+        f"{ENTRYPOINT_NAME} would be {size}, over the {MAX_ENTRYPOINT_LINES} lines / "
+        f"{format_file_size(MAX_ENTRYPOINT_BYTES)} Claude Code loads; rule index-too-long; "
+        "shorten or merge index lines (one line under ~150 characters per memory) or remove stale ones"
+    )
 
 
 def _escape(text: str, specials: str) -> str:

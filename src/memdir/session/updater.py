@@ -166,13 +166,21 @@ def update_steps(
             )
         editing, template = paths.notes_to_edit()
         directory = MemoryDir(paths.directory)
-        target = directory.resolve(editing)
-        notes = directory.read_text(target)
+        # The model is told about summary.md; while the first notes are a draft, edits land there.
+        target = directory.resolve(notes_path)
+        real = directory.resolve(editing)
+        notes = directory.read_text(real)
         prompt = build_update_prompt(load_session_prompt(paths.config_home), notes, target)
         conversation = render_template(
             "session_conversation", conversation=render_recent_conversation(messages, max_conversation_chars)
         )
-        tools = MemoryFileTools(directory, allowed=("Edit",), writable_files={target}, edit_check=structure_check)
+        tools = MemoryFileTools(
+            directory,
+            allowed=("Edit",),
+            writable_files={real},
+            edit_check=structure_check,
+            aliases={target: real} if real != target else {},
+        )
         try:
             run = yield from agent_steps(
                 system=render_template("session_system"),

@@ -412,6 +412,7 @@ class IndexedMemoryDir(MemoryDir):
         index_read_only: str | None = None,
         layout: FrontmatterLayout | None = None,
         stamp: Callable[[], str] | None = None,
+        index_check: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__(
             root,
@@ -421,6 +422,7 @@ class IndexedMemoryDir(MemoryDir):
             index_read_only=index_read_only,
             layout=layout,
             stamp=stamp,
+            index_check=index_check,
         )
         self.index = index if index is not None else MemoryIndex(self.root)
 

@@ -84,11 +84,14 @@ class MemoryDir:
         index_read_only: str | None = None,
         layout: FrontmatterLayout | None = None,
         stamp: Callable[[], str] | None = None,
+        index_check: Callable[[str], str | None] | None = None,
     ) -> None:
         """``index_read_only``: when set, every change to an index is refused with this reason
         (daily-log mode, where only the dream rewrites ``MEMORY.md``). ``layout`` is the
         frontmatter layout saved files get (None: each memory's own), and ``stamp`` gives the
-        ``modified:`` time a save records (None: no stamp), as the Claude Code release in use does."""
+        ``modified:`` time a save records (None: no stamp), as the Claude Code release in use does.
+        ``index_check`` says why an index text is too long to write (None: any length is written;
+        Claude Code then loads only its head)."""
         self.root = normalize_root(root)
         self.lock_timeout = lock_timeout
         self.scan_cap = scan_cap
@@ -96,6 +99,7 @@ class MemoryDir:
         self.index_read_only = index_read_only
         self.layout = layout
         self.stamp = stamp
+        self.index_check = index_check
         self.scan_cache = ScanCache()
 
     def __repr__(self) -> str:
@@ -247,6 +251,8 @@ class MemoryDir:
         rel = self.relative(path)
         self._guard(rel, content)
         with lock_directory(self.root, timeout=self.lock_timeout):
+            if os.path.basename(path) == ENTRYPOINT_NAME:
+                self._check_index_room(path, lambda _: content)
             atomic_write(path, content)
         return path
 
@@ -257,6 +263,8 @@ class MemoryDir:
         with lock_directory(self.root, timeout=self.lock_timeout):
             new = change(self.read_text(rel))
             self._guard(rel, new)
+            if os.path.basename(path) == ENTRYPOINT_NAME:
+                self._check_index_room(path, lambda _: new)
             atomic_write(path, new)
         return path
 
@@ -301,10 +309,12 @@ class MemoryDir:
                     f"{rel} already exists in {self.root}; pass force to replace it or choose another file name",
                     path=path,
                 )
+            entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
+            if index:
+                self._check_index_room(index_path, lambda text: upsert_entry(text, entry))
             atomic_write(path, content)
             changed = False
             if index:
-                entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
                 changed = self._rewrite_index(index_path, lambda text: upsert_entry(text, entry))
         return SaveResult(
             file=rel, path=path, created=created, index_file=self.relative(index_path), index_changed=changed
@@ -384,7 +394,17 @@ class MemoryDir:
         with lock_directory(self.root, timeout=self.lock_timeout):
             return self._rewrite_index(index_path or self.entrypoint, change)
 
+    def _check_index_room(self, index_path: str, change: Callable[[str], str]) -> None:
+        """Refuse, before anything is written, a change that grows an index past what is loaded."""
+        if self.index_check is None:
+            return
+        before = self.index_text(index_path)
+        after = change(before)
+        if len(after) > len(before) and (reason := self.index_check(after)) is not None:
+            raise MemoryFormatError(f"{self.relative(index_path)}: {reason}", rule="index-too-long", path=index_path)
+
     def _rewrite_index(self, index_path: str, change: Callable[[str], str]) -> bool:
+        self._check_index_room(index_path, change)
         before = self.index_text(index_path)
         after = change(before)
         if after == before:

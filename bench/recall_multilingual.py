@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -31,8 +32,8 @@ from typing import Any
 
 from memdir.errors import MemdirError
 from memdir.model.memory import Memory, MemoryType
-from memdir.recall.hybrid import offline_selector
-from memdir.recall.selectors import RankingSelector, SelectionRequest
+from memdir.recall.registry import SelectorInputs, build_selector
+from memdir.recall.selector import RankingSelector, SelectionRequest
 from memdir.store.index_db import MemoryIndex
 from memdir.store.memdir import MemoryDir
 
@@ -112,7 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--selectors", default="lexical,embedding,hybrid")
     parser.add_argument("--languages", default=",".join(LANGUAGES))
-    parser.add_argument("--model", default=None, help="embedding model (default: MEMDIR_EMBED_MODEL or the extra's)")
+    parser.add_argument(
+        "--model",
+        default=os.environ.get("MEMDIR_EMBED_MODEL") or None,
+        help="embedding model: a directory or an E5 .bin file (default: MEMDIR_EMBED_MODEL, else the extra's)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_multilingual.json")
     args = parser.parse_args(argv)
     languages = [language for language in args.languages.split(",") if language]
@@ -124,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
             for language, (store, files, lost) in stores.items():
                 index = MemoryIndex(store.root, str(Path(tmp) / "index" / f"{name}-{language}.sqlite3"))
                 try:
-                    selector = offline_selector(name, model_path=args.model, cache=index)
+                    inputs = SelectorInputs(analyses=None, vectors=index, embed_model=args.model)
+                    selector = build_selector(name, inputs)
+                    assert isinstance(selector, RankingSelector)
                     figures = evaluate(selector, store, files, language)
                 finally:
                     index.close()

@@ -25,10 +25,7 @@ pytestmark = pytest.mark.timeout(300)
 
 # Checks memdir does not pass yet for a release, with the reason. Such a check is expected to fail
 # (strict): once the fix lands it passes, the strict xfail fails, and the entry must go.
-PENDING: dict[tuple[str, str], str] = {
-    ("oldest", "blank-notes"): "memdir's never-filled summary.md differs from this release's template, so /compact "
-    "takes it for real notes",
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 QUERY = "When can we deploy the api?"
 DEPLOY_BODY = "Deploys happen on Tuesdays between 10:00 and 12:00 UTC."
@@ -354,7 +351,7 @@ def test_memdir_session_update_works_on_the_transcript_claude_code_wrote(sandbox
         )  # fmt: skip
         sent = texts(wire.bodies()[0]["messages"]) if wire.bodies() else ""
     assert done.returncode == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout)["edits"] == 1
+    assert json.loads(done.stdout)["edits"] == 1, done.stdout
     assert "never be deployed on Fridays" in sent and "Noted: no Friday deploys for payments." in sent
     shown = sandbox.memdir_here("session", "show", "--transcript", str(transcript))
     assert added in shown.stdout

@@ -9,9 +9,12 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from memdir.errors import ConfigError
-from memdir.llm.base import ChatModel
+
+if TYPE_CHECKING:  # the protocol only: resolving a spec must not import the model layer (hooks do it)
+    from memdir.llm.base import ChatModel
 
 __all__ = [
     "MODEL_ENV_VAR",
@@ -26,7 +29,7 @@ __all__ = [
 MODEL_ENV_VAR = "MEMDIR_MODEL"
 SETTINGS_KEY = "memdir.model"
 
-ProviderFactory = Callable[[str, Mapping[str, str]], ChatModel]
+ProviderFactory = Callable[[str, Mapping[str, str]], "ChatModel"]
 """Called with the part of the spec after "PROVIDER:" and the environment to read keys from."""
 
 

@@ -3,13 +3,12 @@ from pathlib import Path
 
 import pytest
 
-from memdir.config import resolve_config
+from memdir.config import extra_guidelines_from_env, resolve_config
 from memdir.model.memory import Memory, MemoryType
 from memdir.prompt import (
     PromptConfig,
     build_memory_lines,
     build_memory_prompt,
-    extra_guidelines_from_env,
     memory_index_block,
     render_user_context,
 )

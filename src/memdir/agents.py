@@ -23,11 +23,12 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Literal
 
+from memdir.config import extra_guidelines_from_env
 from memdir.containment import contain, join_lexical, normalize_lexical
 from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
 from memdir.paths import ENV_REMOTE_MEMORY_DIR, find_canonical_git_root, memory_base, project_root, sanitize_path
-from memdir.prompt import PromptConfig, build_memory_lines, extra_guidelines_from_env
+from memdir.prompt import PromptConfig, build_memory_lines
 from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template

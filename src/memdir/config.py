@@ -32,7 +32,6 @@ from memdir.paths import (
     sanitize_path,
     team_mem_path,
 )
-from memdir.prompt import extra_guidelines_from_env
 from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseHint, detect_release
 from memdir.settings import Settings, load_settings
@@ -44,8 +43,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DAILY_LOG_ENV",
+    "EXTRA_GUIDELINES_ENV",
     "SETTINGS_KEYS",
     "MemoryConfig",
+    "extra_guidelines_from_env",
     "open_index",
     "open_memory_dir",
     "resolve_config",
@@ -83,6 +84,13 @@ SETTINGS_KEYS: Mapping[str, object] = {
 }
 
 DAILY_LOG_ENV = "MEMDIR_DAILY_LOG"
+EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
+
+
+def extra_guidelines_from_env(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The operator's extra guideline block, when the env var holds non-blank text."""
+    value = (os.environ if env is None else env).get(EXTRA_GUIDELINES_ENV, "")
+    return (value,) if value.strip() else ()
 
 
 @dataclass(frozen=True)

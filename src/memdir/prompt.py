@@ -8,8 +8,7 @@ section stay byte-stable for the prompt cache while the index changes.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memdir.model.index import truncate_entrypoint_content
@@ -19,17 +18,14 @@ from memdir.templates import render_template
 
 __all__ = [
     "AUTO_MEM_DESCRIPTION",
-    "EXTRA_GUIDELINES_ENV",
     "TEAM_MEM_DESCRIPTION",
     "PromptConfig",
     "build_memory_lines",
     "build_memory_prompt",
-    "extra_guidelines_from_env",
     "memory_index_block",
     "render_user_context",
 ]
 
-EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
 AUTO_MEM_DESCRIPTION = " (user's auto-memory, persists across conversations)"
 TEAM_MEM_DESCRIPTION = " (shared team memory, synced across the organization)"
 
@@ -47,12 +43,6 @@ class PromptConfig:
     transcripts_dir: str | None = None  # <configHome>/projects/<sanitized cwd>/
     shell_search: bool = False  # describe searches as grep commands instead of Grep tool calls
     daily_log: bool = False  # long-lived session: append to daily logs, MEMORY.md read-only
-
-
-def extra_guidelines_from_env(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The operator's extra guideline block, when the env var holds non-blank text."""
-    value = (os.environ if env is None else env).get(EXTRA_GUIDELINES_ENV, "")
-    return (value,) if value.strip() else ()
 
 
 def _search_hint(directory: str, glob: str, shell: bool) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.config import open_index
 from memdir.recall.lexical import LexicalIndex
-from memdir.store.index_db import MemoryIndex
 
 __all__ = ["reindex"]
 
@@ -29,7 +29,7 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
     The index lives outside the memory directory, under <configHome>/memdir/index/, so Claude
     Code and team sync never see it. Deleting it is always safe.
     """
-    with MemoryIndex(state.memory_dir.root) as index:
+    with open_index(state.config) as index:
         stats = index.rebuild() if rebuild else index.refresh()
         # The lexical analyses too, so that the first recall of a hook does not have to make them.
         LexicalIndex(cache=index).sync(index.headers())

@@ -1,3 +1,7 @@
+import os
+
+import pytest
+
 from memdir.doctor import check_memory_dir
 from memdir.model.memory import Memory, MemoryType
 from memdir.store.memdir import MemoryDir
@@ -64,3 +68,61 @@ def test_a_healthy_store_is_ok(tmp_path):
     store = MemoryDir(tmp_path)
     store.save(Memory(name="Good", description="A healthy memory", type=MemoryType.USER, body="fine"))
     assert check_memory_dir(store).ok
+
+
+def write(mem, name, text):
+    mem.mkdir(parents=True, exist_ok=True)
+    (mem / name).write_text(text, encoding="utf-8")
+
+
+def test_an_oversized_index_is_reported_as_a_problem_not_an_exception(tmp_path):
+    mem = tmp_path / "mem"
+    write(mem, "user_a.md", "---\nname: A\ndescription: a\ntype: user\n---\n")
+    write(mem, "MEMORY.md", "- [A](user_a.md) — a\n" + "filler line of prose\n" * 60_000)
+    for fix in (False, True):
+        report = check_memory_dir(MemoryDir(mem), fix=fix)
+        assert [(p.file, p.rule) for p in report.problems] == [("MEMORY.md", "too-large")]
+        assert "bytes (limit 1000000)" in report.problems[0].message
+
+
+def test_a_fifo_named_like_a_memory_is_reported_without_blocking(tmp_path):
+    mem = tmp_path / "mem"
+    write(mem, "user_a.md", "---\nname: A\ndescription: a\ntype: user\n---\n")
+    write(mem, "MEMORY.md", "- [A](user_a.md) — a\n")
+    os.mkfifo(mem / "pipe.md")
+    report = check_memory_dir(MemoryDir(mem))
+    assert [(p.file, p.rule) for p in report.problems] == [("pipe.md", "not-a-file")]
+    assert "pipe.md" in report.problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "rule", "line"),
+    [
+        ("name: A\ndescription: [unclosed\ntype: user\n", "unquoted-value", 3),
+        ("name: A\ndescription: {a: b\ntype: user\n", "unquoted-value", 3),
+        ("name: A\ndescription: [one, two]\ntype: user\n", "not-text", None),
+        ("name: 42\ndescription: a\ntype: user\n", "not-text", None),
+        ("name: A\ndescription: |\n  first\n  second\ntype: user\n", "multiline-description", 3),
+        ("name: A\ndescription: first\n  and second\ntype: user\n", "multiline-description", 3),
+    ],
+)
+def test_frontmatter_values_that_are_not_plain_text_are_flagged_and_never_indexed(tmp_path, frontmatter, rule, line):
+    mem = tmp_path / "mem"
+    write(mem, "user_a.md", f"---\n{frontmatter}---\n\nbody\n")
+    report = check_memory_dir(MemoryDir(mem), fix=True)
+    found = [(p.rule, p.line) for p in report.problems if p.rule != "index-missing"]
+    assert found == [(rule, line)]
+    assert not (mem / "MEMORY.md").exists()
+
+
+def test_fix_adds_thousands_of_lines_in_batches_keeping_prose_and_dropping_dangling_lines(tmp_path):
+    mem = tmp_path / "mem"
+    for n in range(2_500):
+        write(mem, f"user_n{n:04}.md", f"---\nname: N{n}\ndescription: note {n}\ntype: user\n---\n")
+    write(mem, "MEMORY.md", "# My notes\n\n- [Gone](gone.md) — was here\n- [N7 as I wrote it](user_n0007.md) — mine\n")
+    report = check_memory_dir(MemoryDir(mem), fix=True)
+    assert [p.rule for p in report.problems] == ["index-truncated"] and report.fixed == ("MEMORY.md",)
+    lines = (mem / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    assert lines[:3] == ["# My notes", "", "- [N7 as I wrote it](user_n0007.md) — mine"]
+    assert len(lines) == 3 + 2_499
+    assert lines[3] == "- [N0](user_n0000.md) — note 0" and lines[-1] == "- [N2499](user_n2499.md) — note 2499"

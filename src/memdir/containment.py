@@ -200,7 +200,40 @@ def _check_real(root: str, resolved: str, candidate: str, error: type[UnsafePath
 
 
 def _reject(candidate: str, rule: str, why: str, fix: str) -> UnsafePathError:
-    return UnsafePathError(f"refusing path {candidate!r}: {why} (rule: {rule}); {fix}", rule=rule, path=candidate)
+    return UnsafePathError(
+        f"refusing path {_shown(candidate)!r}: {why} (rule: {rule}); {fix}", rule=rule, path=candidate
+    )
+
+
+# POSIX limits (Linux and macOS alike): one name of at most 255 bytes, a whole path under 4,096.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
+
+
+def _shown(candidate: str) -> str:
+    """A name short enough to print in a one-line error (a 5,000-byte name would drown the message)."""
+    return candidate if len(candidate) <= 80 else candidate[:60] + "…" + candidate[-15:]
+
+
+def _check_length(resolved: str, candidate: str, error: type[UnsafePathError]) -> None:
+    """Refuse, by name, what the operating system would refuse with ENAMETOOLONG (in bytes, after NFC)."""
+    for part in resolved.split(SEP):
+        size = len(unicodedata.normalize("NFC", part).encode("utf-8", "surrogateescape"))
+        if size > MAX_NAME_BYTES:
+            raise error(
+                f"refusing path {_shown(candidate)!r}: one name in it is {size} bytes, over the "
+                f"{MAX_NAME_BYTES}-byte limit of file names (rule: name-too-long); choose a shorter name",
+                rule="name-too-long",
+                path=candidate,
+            )
+    size = len(unicodedata.normalize("NFC", resolved).encode("utf-8", "surrogateescape"))
+    if size > MAX_PATH_BYTES:
+        raise error(
+            f"refusing path {_shown(candidate)!r}: the full path is {size} bytes, over the {MAX_PATH_BYTES + 1}-byte "
+            "limit of paths (rule: path-too-long); use fewer or shorter folders",
+            rule="path-too-long",
+            path=candidate,
+        )
 
 
 def contain(root: str, candidate: str, *, allow_absolute: bool = False) -> str:
@@ -230,6 +263,7 @@ def contain(root: str, candidate: str, *, allow_absolute: bool = False) -> str:
             f"it resolves to {resolved}, outside {base}",
             "remove the '..' segments or use a path inside the directory",
         )
+    _check_length(resolved, candidate, UnsafePathError)
     _check_real(base, resolved, candidate, UnsafePathError)
     return resolved
 
@@ -246,6 +280,7 @@ def _team_checks(team_dir: str, resolved: str, shown: str) -> str:
             rule="outside-root",
             path=shown,
         )
+    _check_length(resolved, shown, PathTraversalError)
     _check_real(team_dir, resolved, shown, PathTraversalError)
     return resolved
 

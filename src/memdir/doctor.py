@@ -1,32 +1,47 @@
 """Checking a memory directory for everything that would make memory silently fail.
 
 A memory that recall cannot describe, an index line pointing nowhere, a symlink out of the
-directory, a file that is not UTF-8: each is reported with the file, the line when there is
-one, a stable rule id and a fix. ``fix`` repairs only the index (adds missing lines, drops
-lines to missing files); it never deletes or rewrites a memory.
+directory, a file that is not UTF-8, a temp file a killed save left behind: each is reported
+with the file, the line when there is one, a stable rule id and a fix. ``fix`` repairs the index
+(adds missing lines, drops lines to missing files) in batches, taking the directory's lock for
+each batch only, so a concurrent save is never starved; and it removes stale temp files. It
+never deletes or rewrites a memory. Daily logs (``logs/``) are checked as logs (readable UTF-8),
+not as memories.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+
+import yaml
 
 from memdir.errors import MemdirError
 from memdir.model.index import (
     ENTRYPOINT_NAME,
     IndexEntry,
     parse_entries,
-    remove_entry,
+    remove_entries,
     truncate_entrypoint_content,
-    upsert_entry,
+    upsert_entries,
 )
 from memdir.model.memory import Memory, decode_memory_bytes
-from memdir.store.files import MAX_MEMORY_FILE_BYTES
+from memdir.model.yaml12 import load_yaml12
+from memdir.store.files import MAX_MEMORY_FILE_BYTES, read_bytes_limited, remove_stale_temps, stale_temp_files
 from memdir.store.memdir import MemoryDir
-from memdir.store.scan import HEADER_LINES
+from memdir.store.scan import HEADER_LINES, LOGS_DIRNAME
 
-__all__ = ["DoctorReport", "Problem", "check_memory_dir"]
+# Index lines added or dropped per lock hold by ``fix``: big enough that 10,000 lines take a few
+# rewrites, small enough that a save waiting for the lock waits for one batch, not the repair.
+FIX_BATCH = 1000
+# Fields whose value must be text: recall and the index show them as one line.
+_TEXT_FIELDS = ("name", "description", "type")
+_DOUBTFUL_RULES = frozenset({"unquoted-value", "not-text", "multiline-description", "yaml"})
+_KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$")
+
+__all__ = ["DoctorReport", "Problem", "check_memory_dir", "check_memory_text"]
 
 _FRONTMATTER_OPEN = re.compile(r"^---\s*\n")
 _FRONTMATTER_BLOCK = re.compile(r"^---\s*\n([\s\S]*?)---\s*\n?")
@@ -53,15 +68,26 @@ class DoctorReport:
         return not self.problems
 
 
-def _walk(root: str) -> list[str]:
-    """Every ``.md`` path under root (relative), symlinks included so that bad ones are reported."""
+Progress = Callable[[int, int], None]
+
+
+def _walk(root: str) -> tuple[list[str], list[str]]:
+    """Every ``.md`` path under root (relative), symlinks included so that bad ones are reported,
+    and every stale temp file of a killed save."""
     found: list[str] = []
+    temps: list[str] = []
     for directory, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(directory, d))]
         for name in filenames:
             if name.endswith(".md"):
                 found.append(os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/"))
-    return sorted(found)
+        if any(name.startswith(".") and ".tmp." in name for name in filenames):
+            temps.extend(os.path.relpath(path, root).replace(os.sep, "/") for path in stale_temp_files(directory))
+    return sorted(found), sorted(temps)
+
+
+def _is_log(rel: str) -> bool:
+    return rel.split("/", 1)[0] == LOGS_DIRNAME and "/" in rel
 
 
 def _check_file(memory_dir: MemoryDir, rel: str) -> tuple[list[Problem], Memory | None]:
@@ -73,20 +99,24 @@ def _check_file(memory_dir: MemoryDir, rel: str) -> tuple[list[Problem], Memory 
         if not target.startswith(os.path.realpath(memory_dir.root) + os.sep):
             message = f"{rel} is a symlink to {target}, outside the memory directory; recall ignores it"
             return [Problem(rel, None, "symlink-escape", message)], None
+    data = b""
     try:
-        size = os.stat(path).st_size
-        if size > MAX_MEMORY_FILE_BYTES:
-            message = f"{rel} is {size} bytes (limit {MAX_MEMORY_FILE_BYTES}); split it into smaller topic files"
-            return [Problem(rel, None, "too-large", message)], None
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_bytes_limited(path)  # non-blocking: a FIFO named *.md is reported, not waited on
         text = decode_memory_bytes(data, path=rel)
     except MemdirError as exc:
+        if exc.rule == "too-large":
+            message = f"{rel} is {os.stat(path).st_size} bytes (limit {MAX_MEMORY_FILE_BYTES}); " + (
+                "only its first 200 lines are loaded and memdir cannot repair it: move detail into topic files"
+                if os.path.basename(rel) == ENTRYPOINT_NAME
+                else "split it into smaller topic files"
+            )
+            return [Problem(rel, None, "too-large", message)], None
         line = _line_of_offset(data, exc) if exc.rule == "encoding" else None
-        return [Problem(rel, line, exc.rule, exc.message)], None
+        message = exc.message.replace(path, rel)
+        return [Problem(rel, line, exc.rule, message if rel in message else f"{rel}: {message}")], None
     except OSError as exc:
         return [Problem(rel, None, "unreadable", f"{rel} cannot be read: {exc.strerror}")], None
-    if os.path.basename(rel) == ENTRYPOINT_NAME:
+    if os.path.basename(rel) == ENTRYPOINT_NAME or _is_log(rel):
         return [], None
     return _check_frontmatter(rel, text), Memory.parse(text)
 
@@ -142,9 +172,91 @@ def _check_frontmatter(rel: str, text: str) -> list[Problem]:
             )
         )
         return problems
+    found, not_text = _check_values(rel, block.group(1))
+    problems.extend(found)
+    flagged = {p.rule for p in problems} | {f"missing-{key}" for key in not_text}
     for rule, message in memory.problems():
-        problems.append(Problem(rel, None, rule, f"{rel}: {message}"))
+        if rule not in flagged:
+            problems.append(Problem(rel, None, rule, f"{rel}: {message}"))
     return problems
+
+
+def _check_values(rel: str, block: str) -> tuple[list[Problem], set[str]]:
+    """Values that read as text only by luck or not at all: YAML that is valid only after memdir's
+    (and Claude Code's) quote-and-retry pass, a name/description/type that YAML reads as a list,
+    a number or a mapping, and a description written over several lines."""
+    problems: list[Problem] = []
+    not_text: set[str] = set()
+    lines = block.split("\n")
+    try:
+        strict = load_yaml12(block)
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError):
+        strict = None
+        for number, line in enumerate(lines, start=2):
+            match = _KEY_LINE.match(line)
+            if match is None or not match.group(2) or match.group(2)[0] in "\"'|>":
+                continue
+            try:
+                load_yaml12(line)
+            except (yaml.YAMLError, RecursionError, TypeError, ValueError):
+                key, value = match.group(1), match.group(2)
+                problems.append(
+                    Problem(
+                        rel,
+                        number,
+                        "unquoted-value",
+                        f"{rel} line {number}: {key}: {value} is not valid YAML (it is read as text only after "
+                        f"quoting); write {key}: {_quoted(value)}",
+                    )
+                )
+    if isinstance(strict, dict):
+        for key in _TEXT_FIELDS:
+            value = strict.get(key)
+            if value is not None and not isinstance(value, str):
+                kind = {list: "a list", dict: "a mapping", bool: "a boolean"}.get(type(value), "a number")
+                not_text.add(key)
+                problems.append(
+                    Problem(
+                        rel,
+                        None,
+                        "not-text",
+                        f"{rel}: {key} is {kind} in YAML, not text; write it as one quoted line",
+                    )
+                )
+    for number, line in enumerate(lines, start=2):
+        match = _KEY_LINE.match(line)
+        if match is None or match.group(1) != "description":
+            continue
+        value = match.group(2).strip()
+        continued = number - 1 < len(lines) and lines[number - 1][:1] in (" ", "\t") and lines[number - 1].strip()
+        if value[:1] in ("|", ">") or continued:
+            problems.append(
+                Problem(
+                    rel,
+                    number,
+                    "multiline-description",
+                    f"{rel} line {number}: the description spans several lines; recall and MEMORY.md show one "
+                    "line, so keep it to one",
+                )
+            )
+    return problems, not_text
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# What stops a hand edit from being saved: the memory would lose its name or description, or keep
+# a value that reads as text only by luck. A missing or unknown type is reported by doctor only.
+_BLOCKING_RULES = frozenset(
+    {"no-frontmatter", "unclosed-frontmatter", "frontmatter-too-long", "missing-name", "missing-description"}
+    | _DOUBTFUL_RULES
+)
+
+
+def check_memory_text(rel: str, text: str) -> list[str]:
+    """The problems that make ``text`` unfit to be saved as the memory ``rel``, one message each."""
+    return [p.message for p in _check_frontmatter(rel, text) if p.rule in _BLOCKING_RULES]
 
 
 def _indexed_by(rel: str, base: str) -> bool:
@@ -156,12 +268,19 @@ def _indexed_by(rel: str, base: str) -> bool:
 
 
 def _check_index(
-    memory_dir: MemoryDir, index_rel: str, memories: dict[str, Memory], fix: bool
+    memory_dir: MemoryDir,
+    index_rel: str,
+    memories: dict[str, Memory],
+    fix: bool,
+    doubtful: frozenset[str] = frozenset(),
 ) -> tuple[list[Problem], list[str]]:
     """Problems of one MEMORY.md against the topic files it should list (relative to its folder)."""
     index_path = os.path.join(memory_dir.root, index_rel)
     base = os.path.dirname(index_rel)
-    text = memory_dir.index_text(index_path)
+    try:
+        text = memory_dir.index_text(index_path)
+    except MemdirError:
+        return [], []  # too large, not UTF-8 or not a file: the file check has reported it
     problems: list[Problem] = []
     fixed: list[str] = []
     truncated = truncate_entrypoint_content(text)
@@ -201,38 +320,74 @@ def _check_index(
             problems.append(Problem(rel, None, "index-missing", f"{rel} is not listed in {index_rel}"))
             missing.append((target, memory))
     if fix and (dangling or missing):
-
-        def change(current: str) -> str:
-            for target in dangling:
-                current = remove_entry(current, target)
-            for target, memory in missing:
-                if memory.name and memory.description:
-                    current = upsert_entry(current, IndexEntry(memory.name, target, memory.description))
-            return current
-
-        if memory_dir.rewrite_index(change, index_path=index_path):
+        entries = [
+            IndexEntry(m.name, target, m.description)
+            for target, m in missing
+            if m.name and m.description and (f"{base}/{target}" if base else target) not in doubtful
+        ]
+        if _repair_index(memory_dir, index_path, dangling, entries):
             fixed.append(index_rel)
     return problems, fixed
 
 
-def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False) -> DoctorReport:
-    """Every problem in the directory; with ``fix``, repair the indexes first and report what is left."""
+def _repair_index(memory_dir: MemoryDir, index_path: str, dangling: list[str], entries: list[IndexEntry]) -> bool:
+    """Drop ``dangling`` lines and add ``entries``, one batch per lock hold, each batch one pass
+    over the index (linear in its size). Lines are added only while the index stays under the
+    size memdir can read back; what does not fit stays reported as index-missing."""
+    changed = False
+    for start in range(0, max(len(dangling), len(entries)), FIX_BATCH):
+        drop = dangling[start : start + FIX_BATCH]
+        add = entries[start : start + FIX_BATCH]
+
+        def change(current: str, drop: list[str] = drop, add: list[IndexEntry] = add) -> str:
+            kept = remove_entries(current, drop) if drop else current
+            budget = MAX_MEMORY_FILE_BYTES - len(kept.encode("utf-8"))
+            fitting: list[IndexEntry] = []
+            for entry in add:
+                budget -= len(entry.render().encode("utf-8")) + 1
+                if budget < 0:
+                    break
+                fitting.append(entry)
+            return upsert_entries(kept, fitting) if fitting else kept
+
+        changed = memory_dir.rewrite_index(change, index_path=index_path) or changed
+    return changed
+
+
+def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Progress | None = None) -> DoctorReport:
+    """Every problem in the directory; with ``fix``, repair the indexes first and report what is left.
+
+    ``progress(done, total)`` is called as files are checked, for a progress bar on large stores.
+    """
     if not os.path.isdir(memory_dir.root):
         return DoctorReport(problems=())
     problems: list[Problem] = []
     memories: dict[str, Memory] = {}
-    for rel in _walk(memory_dir.root):
+    files, temps = _walk(memory_dir.root)
+    for done, rel in enumerate(files, start=1):
         found, memory = _check_file(memory_dir, rel)
         problems.extend(found)
         if memory is not None:
             memories[rel] = memory
+        if progress is not None:
+            progress(done, len(files))
+    swept: list[str] = []
+    if fix and temps:
+        for directory in sorted({os.path.dirname(os.path.join(memory_dir.root, rel)) for rel in temps}):
+            swept.extend(memory_dir.relative(path) for path in remove_stale_temps(directory))
+    for rel in temps:
+        if rel not in swept:
+            message = f"{rel} is a temp file left by a save that was killed; the next save removes it (or doctor --fix)"
+            problems.append(Problem(rel, None, "stale-temp", message))
     indexes = [ENTRYPOINT_NAME]
     if os.path.isdir(os.path.join(memory_dir.root, "team")):
         indexes.append(f"team/{ENTRYPOINT_NAME}")
+    # A line is not added for a memory whose fields are in doubt: it would copy "[unclosed" into MEMORY.md.
+    doubtful = frozenset(p.file for p in problems if p.rule in _DOUBTFUL_RULES)
     fixed: list[str] = []
     index_problems: list[Problem] = []
     for index_rel in indexes:
-        found, repaired = _check_index(memory_dir, index_rel, memories, fix)
+        found, repaired = _check_index(memory_dir, index_rel, memories, fix, doubtful)
         index_problems.extend(found)
         fixed.extend(repaired)
     if fixed:
@@ -240,4 +395,4 @@ def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False) -> DoctorRepor
         for index_rel in indexes:
             found, _ = _check_index(memory_dir, index_rel, memories, False)
             index_problems.extend(found)
-    return DoctorReport(problems=tuple(problems + index_problems), fixed=tuple(fixed))
+    return DoctorReport(problems=tuple(problems + index_problems), fixed=tuple(fixed + swept))

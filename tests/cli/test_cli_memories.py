@@ -32,7 +32,8 @@ def test_add_prints_the_path_and_list_shows_it(run):
         "Never mock it.",
     )
     assert result.exit_code == 0
-    assert result.stdout.strip() == str(run.mem / "feedback_real_db.md")
+    assert result.stdout.strip() == f"created {run.mem / 'feedback_real_db.md'}; MEMORY.md updated"
+    assert result.stderr == ""
     listed = json.loads(run("list", "--json").stdout)
     assert listed[0]["file"] == "feedback_real_db.md"
     assert listed[0]["type"] == "feedback"
@@ -60,7 +61,9 @@ def test_add_refuses_to_overwrite_without_force(run):
     assert run(*args).exit_code == 0
     second = run(*args)
     assert second.exit_code == 1
-    assert "already exists" in second.stderr and "force" in second.stderr
+    assert second.stderr == (
+        "memdir: user_role.md already exists; add --force to replace it, or --file NAME to save under another name\n"
+    )
     assert run(*args, "--force").exit_code == 0
 
 
@@ -75,7 +78,7 @@ def test_rm_removes_the_file_and_its_index_line(run):
 def test_hostile_names_give_one_clear_line_and_exit_1(run, name):
     result = run("add", "--type", "user", "--name", "x", "--description", "y", "--file", name)
     assert result.exit_code == 1
-    assert result.stderr.startswith("memdir: error: ")
+    assert result.stderr.startswith("memdir: refusing path ")
     assert len(result.stderr.strip().splitlines()) == 1
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.cli.terminal import PROGRESS_MINIMUM, progress
 from memdir.config import open_index
 from memdir.recall.lexical import LexicalIndex
 
 __all__ = ["reindex"]
+
+EMBED_SLICE = 256
 
 
 @cli.command(
@@ -30,7 +33,10 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
     Code and team sync never see it. Deleting it is always safe.
     """
     with open_index(state.config) as index:
-        stats = index.rebuild() if rebuild else index.refresh()
+        with progress("reading memories", minimum=PROGRESS_MINIMUM) as advance:
+            index.on_progress = advance
+            stats = index.rebuild() if rebuild else index.refresh()
+            index.on_progress = None
         # The lexical analyses too, so that the first recall of a hook does not have to make them.
         LexicalIndex(cache=index).sync(index.headers())
         embedded = 0
@@ -38,7 +44,12 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
             from memdir.recall.embedding import EmbeddingRanker
 
             headers = index.headers()
-            EmbeddingRanker(cache=index).similarities("warm up", headers)
+            ranker = EmbeddingRanker(cache=index)
+            # In slices, so a bar can move: each slice encodes (and caches) the memories it holds.
+            with progress("embedding memories", minimum=1) as advance:
+                for start in range(0, len(headers), EMBED_SLICE):
+                    ranker.similarities("warm up", headers[start : start + EMBED_SLICE])
+                    advance(min(start + EMBED_SLICE, len(headers)), len(headers))
             embedded = len(headers)
         memories = len(index.headers())
     if as_json:

@@ -8,6 +8,7 @@ from typing import TextIO
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
 from memdir.doctor import check_memory_dir
 from memdir.recall.batch import rank_batch
 from memdir.recall.factory import SELECTOR_KINDS
@@ -169,15 +170,20 @@ def recall(
 @pass_state
 def doctor(state: CliState, fix: bool, as_json: bool) -> None:
     """Check every memory file and index; exit 1 when problems remain."""
-    report = check_memory_dir(state.memory_dir, fix=fix)
+    with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:
+        report = check_memory_dir(state.memory_dir, fix=fix, progress=advance)
     if as_json:
         echo_json({"ok": report.ok, "problems": [p.as_json() for p in report.problems], "fixed": list(report.fixed)})
     else:
         for index in report.fixed:
             click.echo(f"fixed {index}")
-        for p in report.problems:
-            where = f"{p.file}:{p.line}" if p.line else p.file
-            click.echo(f"{where}: [{p.rule}] {p.message}")
+        rows = [(f"{p.file}:{p.line}" if p.line else p.file, p.rule, p.message) for p in report.problems]
+        print_table(
+            f"{len(rows)} problem(s) in {state.memory_dir.root}",
+            ("file", "rule", "problem"),
+            rows,
+            lambda row: f"{row[0]}: [{row[1]}] {row[2]}",
+        )
         if report.ok:
             click.echo(f"ok: {state.memory_dir.root}")
     if not report.ok:

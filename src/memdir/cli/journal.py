@@ -7,6 +7,7 @@ import sys
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.cli.terminal import is_terminal, progress
 from memdir.journal.daily_log import append_log
 from memdir.journal.dream import DreamReport, run_dream
 from memdir.llm.base import ChatModel
@@ -83,14 +84,18 @@ def dream(
     (memdir.dreamMinHours, memdir.dreamMinSessions). Progress goes to stderr.
     """
     model = None if dry_run else _model(state, model_spec)
-    report = run_dream(
-        state.config,
-        model,
-        force=force,
-        dry_run=dry_run,
-        current_session=current_session,
-        on_progress=lambda turn, total: click.echo(f"turn {turn}/{total}", err=True),
-    )
+    with progress("dreaming (model turns)", minimum=1) as advance:
+        bar = is_terminal(sys.stderr)
+
+        def on_turn(turn: int, total: int) -> None:
+            if bar:
+                advance(turn, total)
+            else:  # piped: one line per turn, as before
+                click.echo(f"turn {turn}/{total}", err=True)
+
+        report = run_dream(
+            state.config, model, force=force, dry_run=dry_run, current_session=current_session, on_progress=on_turn
+        )
     if as_json:
         echo_json(report.as_json())
     else:

@@ -1,9 +1,9 @@
 """The root ``memdir`` command: global options, error reporting, and the registry of noun groups.
 
 Every command resolves the project's configuration through :class:`CliState`, so ``--project``
-and ``--memory-dir`` mean the same everywhere. A :class:`~memdir.errors.MemdirError` becomes
-one line on stderr and a non-zero exit; nothing else in the CLI prints tracebacks for expected
-failures.
+and ``--memory-dir`` mean the same everywhere. Every failure is one line on stderr in one style,
+``memdir: <message>``: a :class:`~memdir.errors.MemdirError` or an operating-system error exits
+1, a mistake in the command line (unknown option, missing argument) exits 2, as the README says.
 
 Commands live in one module per noun group and register themselves on :data:`cli` when that
 module is imported. :data:`COMMAND_MODULES` says which module holds which command, so a run
@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +29,28 @@ if TYPE_CHECKING:
     from memdir.config import MemoryConfig
     from memdir.store.memdir import MemoryDir
 
-__all__ = ["COMMAND_MODULES", "CliState", "MemdirGroup", "cli", "echo_json", "main", "pass_state"]
+__all__ = [
+    "COMMAND_MODULES",
+    "EXIT_ERROR",
+    "EXIT_USAGE",
+    "CliState",
+    "MemdirGroup",
+    "cli",
+    "echo_json",
+    "fail",
+    "main",
+    "pass_state",
+]
 
 EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def fail(message: str, *, code: int = EXIT_ERROR) -> None:
+    """Print ``memdir: <message>`` (one line) on stderr and exit: the only way the CLI reports failure."""
+    click.echo(f"memdir: {' '.join(message.split())}", err=True)
+    sys.exit(code)
+
 
 # command name -> module of memdir.cli that defines it; a new command adds its line here
 COMMAND_MODULES: Mapping[str, str] = {
@@ -37,14 +58,18 @@ COMMAND_MODULES: Mapping[str, str] = {
     "agent": "agent",
     "doctor": "inspect",
     "dream": "journal",
+    "edit": "edit",
+    "export": "transfer",
     "extract": "extract",
     "hook": "hooks",
     "hooks": "hooks",
+    "import": "transfer",
     "init": "inspect",
     "instructions": "instructions",
     "list": "memories",
     "log": "journal",
     "mcp": "mcp",
+    "mv": "edit",
     "path": "inspect",
     "prompt": "inspect",
     "recall": "inspect",
@@ -58,8 +83,8 @@ COMMAND_MODULES: Mapping[str, str] = {
 
 
 class MemdirGroup(click.Group):
-    """A click group that imports a command's module only when that command is asked for, and turns
-    memdir's own errors into one clear line and exit status 1."""
+    """A click group that imports a command's module only when that command is asked for, and whose
+    every failure is one ``memdir: <message>`` line with a documented exit status."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMAND_MODULES) | set(self.commands))
@@ -70,12 +95,37 @@ class MemdirGroup(click.Group):
             importlib.import_module(f"memdir.cli.{module}")
         return self.commands.get(cmd_name)
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            return super().invoke(ctx)
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            words = exc.ctx.command_path.split()[1:] if exc.ctx is not None else []
+            where = " ".join(["memdir", *words])
+            fail(f"{exc.format_message().rstrip('.')} (see '{where} --help')", code=EXIT_USAGE)
+        except click.ClickException as exc:
+            fail(exc.format_message(), code=exc.exit_code)
+        except click.Abort:
+            fail("aborted")
         except MemdirError as exc:
-            click.echo(f"memdir: error: {exc.message}", err=True)
-            ctx.exit(EXIT_ERROR)
+            fail(exc.message)
+        except OSError as exc:
+            fail(_os_error_line(exc))
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _os_error_line(exc: OSError) -> str:
+    """An operating-system failure as one line naming the file, instead of a traceback."""
+    reason = exc.strerror or (os.strerror(exc.errno) if exc.errno else str(exc))
+    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 @dataclass

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
-from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.cli.listing import all_headers, complete_memory_file, filter_headers, one_line, parse_since
+from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
+from memdir.cli.terminal import print_table
+from memdir.errors import MemoryExists
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
+from memdir.recall.surfacing import memory_age
 
 __all__ = ["add", "list_memories", "rm", "show"]
 
@@ -38,19 +43,54 @@ def add(state: CliState, type_: str, name: str, description: str, body: str, fil
     """Save a memory and add (or replace) its line in MEMORY.md."""
     text = sys.stdin.read() if body == "-" else body
     memory = Memory(name=name, description=description, type=MemoryType(type_), body=text.strip("\n"))
-    result = state.memory_dir.save(memory, file=file_, force=force)
+    try:
+        result = state.memory_dir.save(memory, file=file_, force=force)
+    except MemoryExists as exc:
+        existing = state.memory_dir.relative(exc.path) if exc.path else file_
+        fail(f"{existing} already exists; add --force to replace it, or --file NAME to save under another name")
     verb = "created" if result.created else "replaced"
-    click.echo(result.path)
     index_note = f"; {result.index_file} updated" if result.index_changed else ""
-    click.echo(f"{verb} {result.file}{index_note}", err=True)
+    click.echo(f"{verb} {result.path}{index_note}")
 
 
-@cli.command(name="list", epilog="\b\nExamples:\n  memdir list\n  memdir list --json | jq '.[].file'")
+@cli.command(
+    name="list",
+    epilog="""\b
+Examples:
+  memdir list
+  memdir list --type feedback --since 7d
+  memdir list --grep "postgres|database" --json | jq '.[].file'
+""",
+)
+@click.option(
+    "--type",
+    "types",
+    type=click.Choice([t.value for t in MEMORY_TYPES]),
+    multiple=True,
+    help="Only memories of this type (repeatable).",
+)
+@click.option(
+    "--since",
+    default=None,
+    metavar="WHEN",
+    help="Only memories changed since a date (2026-03-01) or within a span (90m, 12h, 7d, 2w).",
+)
+@click.option(
+    "--grep",
+    "pattern",
+    default=None,
+    metavar="REGEX",
+    help="Only memories whose file, name or description matches (case-insensitive).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_state
-def list_memories(state: CliState, as_json: bool) -> None:
-    """List every memory, newest first."""
-    headers = state.memory_dir.list()
+def list_memories(
+    state: CliState, types: tuple[str, ...], since: str | None, pattern: str | None, as_json: bool
+) -> None:
+    """List every memory, newest first (a table on a terminal, one line per memory when piped)."""
+    headers = filter_headers(
+        all_headers(state.memory_dir), types=types, since_ms=parse_since(since, time.time()), pattern=pattern
+    )
     if as_json:
         echo_json(
             [
@@ -67,14 +107,24 @@ def list_memories(state: CliState, as_json: bool) -> None:
         )
         return
     if not headers:
-        click.echo(f"no memories in {state.memory_dir.root}", err=True)
-    for h in headers:
-        tag = f"[{h.type.value}] " if h.type else ""
-        click.echo(f"{tag}{h.filename}: {h.description or '(no description)'}")
+        filtered = bool(types or since or pattern)
+        click.echo(f"no {'matching ' if filtered else ''}memories in {state.memory_dir.root}", err=True)
+        return
+    now_ms = time.time() * 1000
+    rows = [
+        (h.type.value if h.type else "", h.filename, memory_age(h.mtime_ms, now_ms), one_line(h.description))
+        for h in headers
+    ]
+    print_table(
+        f"{len(rows)} memories in {state.memory_dir.root}",
+        ("type", "file", "age", "description"),
+        rows,
+        lambda row: f"{f'[{row[0]}] ' if row[0] else ''}{row[1]}: {row[3] or '(no description)'}",
+    )
 
 
 @cli.command(epilog="\b\nExamples:\n  memdir show feedback_testing.md")
-@click.argument("file")
+@click.argument("file", shell_complete=complete_memory_file)
 @pass_state
 def show(state: CliState, file: str) -> None:
     """Print one memory file."""
@@ -82,7 +132,7 @@ def show(state: CliState, file: str) -> None:
 
 
 @cli.command(epilog="\b\nExamples:\n  memdir rm project_release_freeze.md")
-@click.argument("file")
+@click.argument("file", shell_complete=complete_memory_file)
 @pass_state
 def rm(state: CliState, file: str) -> None:
     """Delete a memory file and its line in MEMORY.md."""

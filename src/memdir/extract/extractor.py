@@ -214,6 +214,13 @@ class Extractor:
         else:
             self._advance(window.last_uuid)
         written = memory_paths(tools.written)
+        if written and not self.prompt_config.skip_index:
+            # The model writes files with raw tools and is asked to add their index lines; when it
+            # forgets, the memory exists but MEMORY.md does not know it. Add what is missing.
+            try:
+                self.memory_dir.add_missing_index_lines(written)
+            except MemdirError as exc:
+                log.warning("extraction could not add index lines: %s", exc.message)
         offered = {tool.spec.name for tool in tool_set}
         refused = [Denial(call.name, outcome.content) for call, outcome in run.calls if call.name not in offered]
         return replace(

@@ -11,6 +11,7 @@ Needs the ``mcp`` extra (``pip install 'memdir[mcp]'``, mcp 2.x).
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from typing import Annotated, Any
 
@@ -138,6 +139,14 @@ class MemdirMCPServer(MCPServer):
         return listed
 
 
+def _package_version() -> str:
+    """The installed memdir version, which clients show and log next to the server name."""
+    try:
+        return importlib.metadata.version("memdir")
+    except importlib.metadata.PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
+
+
 def create_server(
     config: MemoryConfig,
     *,
@@ -150,7 +159,7 @@ def create_server(
     # One session builds the selector from the settings (memdir.selector, memdir.model), on the first recall.
     session = MemorySession(config, memory_dir=directory, selector=selector)
     toolbox = MemoryToolbox(directory, selector=lambda: session.selector)
-    server = MemdirMCPServer(toolbox, name=name, instructions=_INSTRUCTIONS)
+    server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_INSTRUCTIONS)
     read_only = ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
     )

@@ -77,6 +77,8 @@ class MemoryCommands:
         except UnsafePathError as exc:
             if exc.rule in _SYMLINK_RULES:
                 raise CommandError("Path would escape /memories directory via symlink", rule=exc.rule) from exc
+            if exc.rule in ("name-too-long", "path-too-long"):
+                raise CommandError(exc.message, rule=exc.rule) from exc
             raise CommandError(f"Path {shown} would escape /memories directory", rule=exc.rule) from exc
         rel = self.memory_dir.relative(path)
         if rel == ".":

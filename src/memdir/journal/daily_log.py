@@ -18,10 +18,10 @@ from datetime import datetime
 from memdir.errors import MemoryFormatError
 from memdir.store.files import FILE_MODE, ensure_dir, lock_directory
 from memdir.store.memdir import MemoryDir
+from memdir.store.scan import LOGS_DIRNAME
 
 __all__ = ["LOGS_DIRNAME", "LogEntry", "append_log", "format_bullet", "list_logs", "log_relpath"]
 
-LOGS_DIRNAME = "logs"
 _LOG_NAME = re.compile(r"^\d{4}/\d{2}/\d{4}-\d{2}-\d{2}\.md$")
 # A bullet is a note, not a document; a longer text belongs in a topic file.
 MAX_ENTRY_CHARS = 4000

@@ -11,6 +11,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memdir.errors import MemoryFormatError
+from memdir.store.files import open_regular
+
 __all__ = [
     "DAY_MS",
     "MAX_SURFACED_BYTES",
@@ -101,7 +104,7 @@ def read_file_in_range(
     ends with a newline is reported as truncated. Only a bounded window of the file is read.
     """
     window = max(_READ_WINDOW, max_bytes * 2)
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         data = handle.read(window + 1)
     complete = len(data) <= window
     text = data[:window].decode("utf-8", errors="replace")
@@ -147,7 +150,7 @@ def read_memory_for_surfacing(path: str, *, file: str, mtime_ms: float, now_ms: 
     """Read a selected memory within the limits; None when it cannot be read."""
     try:
         piece = read_file_in_range(path)
-    except OSError:
+    except (OSError, MemoryFormatError):
         return None
     content = piece.content
     if piece.truncated:

@@ -13,10 +13,11 @@ import contextlib
 import errno
 import json
 import os
+import re
 import stat
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from memdir.errors import LockTimeout, MemoryFormatError
 
@@ -31,8 +32,11 @@ __all__ = [
     "atomic_write",
     "ensure_dir",
     "lock_directory",
+    "open_regular",
     "read_bytes_limited",
     "remove_file",
+    "remove_stale_temps",
+    "stale_temp_files",
     "write_json",
 ]
 
@@ -93,6 +97,60 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int |
     _fsync_dir(directory)
 
 
+# The name atomic_write gives its temp file: .<target>.tmp.<pid>.<milliseconds>.<8 hex digits>
+_TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.tmp\.(?P<pid>\d+)\.(?P<ms>\d+)\.[0-9a-f]{8}$")
+# A save holds its temp file for milliseconds; one this old was left by a process that died.
+STALE_TEMP_SECONDS = 3600.0
+
+
+def _writer_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False  # alive under another user (or a pid no kernel hands out: kept, judged by age)
+    return False
+
+
+def stale_temp_files(directory: str | os.PathLike[str], *, now: float | None = None) -> list[str]:
+    """Temp files of :func:`atomic_write` in ``directory`` whose save was killed before its rename.
+
+    A temp file is stale when the process that wrote it no longer exists, or when it is more
+    than an hour old (a pid can be reused; a real save never takes that long).
+    """
+    found: list[str] = []
+    clock = time.time() if now is None else now
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return found
+    for entry in entries:
+        match = _TEMP_NAME.match(entry.name) if entry.name.startswith(".") else None
+        if match is None:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            age = clock - entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        if _writer_gone(int(match.group("pid"))) or age > STALE_TEMP_SECONDS:
+            found.append(entry.path)
+    return sorted(found)
+
+
+def remove_stale_temps(directory: str | os.PathLike[str]) -> list[str]:
+    """Delete what :func:`stale_temp_files` finds (never a memory: the rename that would have
+    made it one never happened); returns the paths removed."""
+    removed = []
+    for path in stale_temp_files(directory):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            removed.append(path)
+    return removed
+
+
 def write_json(path: str | os.PathLike[str], data: object) -> None:
     """Atomically write a small JSON state or settings file (indented, UTF-8, final newline)."""
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -108,12 +166,10 @@ def remove_file(path: str | os.PathLike[str]) -> bool:
     return True
 
 
-def read_bytes_limited(path: str | os.PathLike[str], *, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> bytes:
-    """Read a whole file, refusing one larger than ``max_bytes`` with a specific error.
-
-    Only regular files are read: a FIFO or device planted under a memory name would otherwise
-    block the reader forever or feed it without end.
-    """
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open ``path`` for reading without ever blocking: a FIFO or device planted under a memory
+    name would otherwise hang the reader forever (or feed it without end), so only a regular file
+    is opened, and the check is made on the open descriptor, not on a name that could change."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
@@ -126,8 +182,17 @@ def read_bytes_limited(path: str | os.PathLike[str], *, max_bytes: int = MAX_MEM
             rule="not-a-file",
             path=os.fspath(path),
         )
-    with os.fdopen(fd, "rb") as handle:
-        size = info.st_size
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes_limited(path: str | os.PathLike[str], *, max_bytes: int = MAX_MEMORY_FILE_BYTES) -> bytes:
+    """Read a whole file, refusing one larger than ``max_bytes`` with a specific error.
+
+    Only regular files are read: a FIFO or device planted under a memory name would otherwise
+    block the reader forever or feed it without end.
+    """
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
         if size > max_bytes:
             raise MemoryFormatError(
                 f"{os.fspath(path)} is {size} bytes, over the {max_bytes}-byte limit for a memory file; "

@@ -138,6 +138,8 @@ class MemoryIndex(RankerCaches):
         self._ordered: list[MemoryHeader] | None = None
         self._dir_mtimes: dict[str, int] = {}
         self._last_full: float | None = None
+        # Called as (done, total) while a refresh reads changed files, for a progress bar.
+        self.on_progress: Callable[[int, int], None] | None = None
 
     # -- connection ------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -269,7 +271,9 @@ class MemoryIndex(RankerCaches):
         with conn:
             for file in removed:
                 self._delete(conn, file)
-            for rel, st in changes:
+            for done, (rel, st) in enumerate(changes, start=1):
+                if self.on_progress is not None:
+                    self.on_progress(done, len(changes))
                 read = self._read(rel, st)
                 if read is None:
                     skipped += 1

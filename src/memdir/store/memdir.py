@@ -8,6 +8,8 @@ this class reads or writes.
 
 from __future__ import annotations
 
+import builtins
+import functools
 import os
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -16,9 +18,24 @@ from pathlib import Path
 
 from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
-from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
+from memdir.model.index import (
+    ENTRYPOINT_NAME,
+    IndexEntry,
+    parse_entries,
+    remove_entry,
+    rename_entry,
+    upsert_entries,
+    upsert_entry,
+)
 from memdir.model.memory import FrontmatterLayout, Memory, decode_memory_bytes
-from memdir.store.files import atomic_write, ensure_dir, lock_directory, read_bytes_limited, remove_file
+from memdir.store.files import (
+    atomic_write,
+    ensure_dir,
+    lock_directory,
+    read_bytes_limited,
+    remove_file,
+    remove_stale_temps,
+)
 from memdir.store.names import default_filename, slugify, unique_filename
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
 
@@ -101,6 +118,7 @@ class MemoryDir:
         self.stamp = stamp
         self.index_check = index_check
         self.scan_cache = ScanCache()
+        self._swept: set[str] = set()  # directories whose stale temp files this object already removed
 
     def __repr__(self) -> str:
         return f"MemoryDir({self.root!r})"
@@ -313,6 +331,7 @@ class MemoryDir:
             if index:
                 self._check_index_room(index_path, lambda text: upsert_entry(text, entry))
             atomic_write(path, content)
+            self._sweep(os.path.dirname(path), os.path.dirname(index_path))
             changed = False
             if index:
                 changed = self._rewrite_index(index_path, lambda text: upsert_entry(text, entry))
@@ -338,6 +357,14 @@ class MemoryDir:
             return unicodedata.normalize("NFC", text).strip().casefold()
 
         return key(existing) == key(name)
+
+    def _sweep(self, *directories: str) -> None:
+        """Remove temp files a killed save left behind (once per directory per object: a listing
+        of 20,000 names is not free, and a long-lived process keeps no new ones)."""
+        for directory in directories:
+            if directory not in self._swept:
+                remove_stale_temps(directory)
+                self._swept.add(directory)
 
     def delete(self, file: str) -> DeleteResult:
         """Remove a topic file and every index line that points to it."""
@@ -387,6 +414,35 @@ class MemoryDir:
             index_file=self.relative(new_index),
             index_changed=changed,
         )
+
+    def add_missing_index_lines(self, files: Sequence[str]) -> tuple[str, ...]:
+        """Give each of ``files`` that has a name and a description its index line, when it has none.
+
+        For writers that put topic files on disk without touching the index (a model using raw
+        file tools): the memory would otherwise exist without ``MEMORY.md`` knowing. Lines that
+        exist are kept as written. Returns the files that got a line.
+        """
+        added: builtins.list[str] = []
+        if self.index_read_only is not None:
+            return ()
+        with lock_directory(self.root, timeout=self.lock_timeout):
+            wanted: dict[str, list[IndexEntry]] = {}
+            for file in files:
+                path, rel = self._memory_file(file)
+                if not os.path.isfile(path):
+                    continue
+                memory = Memory.parse(self.read_text(rel))
+                if not (memory.name and memory.description) or "\n" in memory.description:
+                    continue
+                index_path, target = self.index_for(rel)
+                wanted.setdefault(index_path, []).append(IndexEntry(memory.name, target, memory.description))
+            for index_path, entries in wanted.items():
+                listed = {entry.file.removeprefix("./") for _, entry in parse_entries(self.index_text(index_path))}
+                new = [entry for entry in entries if entry.file not in listed]
+                if new and self._rewrite_index(index_path, functools.partial(upsert_entries, entries=new)):
+                    base = os.path.dirname(self.relative(index_path))
+                    added.extend(f"{base}/{entry.file}" if base else entry.file for entry in new)
+        return tuple(added)
 
     def rewrite_index(self, change: Callable[[str], str], *, index_path: str | None = None) -> bool:
         """Apply ``change`` to an index under the lock; True when the file changed."""

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from memdir.errors import MemoryFormatError
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.memory import (
     MemoryType,
@@ -21,9 +22,11 @@ from memdir.model.memory import (
     parse_memory_type,
     type_from_frontmatter,
 )
+from memdir.store.files import open_regular
 
 __all__ = [
     "HEADER_LINES",
+    "LOGS_DIRNAME",
     "MAX_MEMORY_FILES",
     "MemoryHeader",
     "ScanCache",
@@ -34,6 +37,9 @@ __all__ = [
 ]
 
 HEADER_LINES = 30
+# Daily logs (logs/YYYY/MM/YYYY-MM-DD.md) are raw notes for the dream to distil, not memories:
+# scans, recall, listings and the index never treat them as memories.
+LOGS_DIRNAME = "logs"
 MAX_MEMORY_FILES = 200
 # A header never needs more than this; a file with a 50 MB first line must not be read whole.
 _HEADER_BYTES = 64 * 1024
@@ -67,7 +73,8 @@ def same_headers(headers: Sequence[MemoryHeader], known: list[MemoryHeader]) -> 
 
 
 def iter_memory_paths(root: str) -> Iterator[tuple[str, os.stat_result]]:
-    """Yield (relative path, stat) for every ``*.md`` file under ``root`` except ``MEMORY.md`` files.
+    """Yield (relative path, stat) for every ``*.md`` file under ``root`` except ``MEMORY.md`` files
+    and the daily logs (the top-level ``logs/`` folder).
 
     Symlinked directories are not followed (as Node's recursive readdir does not), and symlinked
     files are yielded only when their target stays inside ``root``, so a link cannot make recall
@@ -85,7 +92,8 @@ def iter_memory_paths(root: str) -> Iterator[tuple[str, os.stat_result]]:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    stack.append(rel)
+                    if rel != LOGS_DIRNAME:
+                        stack.append(rel)
                     continue
                 if not entry.name.endswith(".md") or entry.name == ENTRYPOINT_NAME:
                     continue
@@ -104,7 +112,7 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
     """Parse the frontmatter in the first 30 lines of ``path`` (BOM stripped, CRLF folded)."""
     lines: list[str] = []
     budget = _HEADER_BYTES
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         for raw in handle:
             if len(lines) >= HEADER_LINES or budget <= 0:
                 break
@@ -178,7 +186,7 @@ def scan_memory_files(
                 headers.append(cache.header(path, rel, st))
             else:
                 headers.append(read_header(path, filename=rel, mtime_ms=st.st_mtime_ns / 1e6, size=st.st_size))
-        except OSError:
+        except (OSError, MemoryFormatError):  # gone, unreadable, or swapped for a pipe since the listing
             continue
     if cache is not None:
         cache.prune({os.path.join(root, rel) for _, rel, _ in found})

@@ -1,0 +1,94 @@
+"""``memdir edit | mv``: changing a memory by hand, with the index kept in step."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+import click
+
+from memdir.cli.listing import complete_memory_file
+from memdir.cli.main import CliState, cli, fail, pass_state
+from memdir.cli.terminal import is_terminal
+from memdir.doctor import check_memory_text
+from memdir.model.index import IndexEntry, upsert_entry
+from memdir.model.memory import Memory
+from memdir.store.files import FILE_MODE, lock_directory
+
+__all__ = ["edit", "mv"]
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir edit feedback_testing.md
+  EDITOR="code --wait" memdir edit user_role.md
+"""
+)
+@click.argument("file", shell_complete=complete_memory_file)
+@pass_state
+def edit(state: CliState, file: str) -> None:
+    """Open a memory in $VISUAL or $EDITOR; check it on save, then write it and its MEMORY.md line.
+
+    A file whose frontmatter would not load (no name or description, a value that is not plain
+    text) is not saved: at a terminal you are asked to reopen it with your changes; otherwise the
+    command refuses, and your text is kept in a file it names. The memory is never half-written.
+    """
+    directory = state.memory_dir
+    record = directory.read(file)
+    text = record.text
+    while True:
+        edited = click.edit(text, extension=".md", require_save=True)
+        if edited is None or edited == record.text:
+            click.echo(f"unchanged {record.file}")
+            return
+        problems = check_memory_text(record.file, edited)
+        if not problems:
+            break
+        for problem in problems:
+            click.echo(f"memdir: {problem}", err=True)
+        text = edited
+        if not (is_terminal(sys.stdin) and click.confirm("reopen the editor to fix it?", default=True, err=True)):
+            fail(f"{record.file} was not changed; your text is kept in {_rescue(edited, record.file)}")
+    memory = Memory.parse(edited)
+    with lock_directory(directory.root, timeout=directory.lock_timeout):
+        current = directory.read_text(record.file)
+        if current != record.text:
+            rescue = _rescue(edited, record.file)
+            fail(f"{record.file} changed on disk while you edited it; not saved (your text is kept in {rescue})")
+        directory.update_text(record.file, lambda _: edited)
+        index_note = ""
+        if directory.index_read_only is None and memory.name and memory.description:
+            index_path, target = directory.index_for(record.file)
+            entry = IndexEntry(title=memory.name, file=target, hook=memory.description)
+            if directory.rewrite_index(lambda current: upsert_entry(current, entry), index_path=index_path):
+                index_note = f"; {directory.relative(index_path)} updated"
+    click.echo(f"saved {record.path}{index_note}")
+
+
+def _rescue(text: str, file: str) -> str:
+    """Keep text the user typed but that could not be saved, outside the memory directory."""
+    stem = os.path.basename(file).removesuffix(".md")
+    fd, path = tempfile.mkstemp(prefix=f"memdir-edit-{stem}-", suffix=".md")
+    os.fchmod(fd, FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir mv feedback_testing.md feedback_integration_tests.md
+  memdir mv project_freeze.md team/project_freeze.md
+"""
+)
+@click.argument("old", shell_complete=complete_memory_file)
+@click.argument("new")
+@pass_state
+def mv(state: CliState, old: str, new: str) -> None:
+    """Rename or move a memory and repoint its MEMORY.md line (never over an existing file)."""
+    result = state.memory_dir.rename(old, new)
+    note = f"; {result.index_file} updated" if result.index_changed else ""
+    click.echo(f"moved {state.memory_dir.relative(state.memory_dir.resolve(old))} to {result.file}{note}")

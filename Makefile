@@ -16,6 +16,9 @@ venv: $(BIN)/python
 demo: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	$(BIN)/python -m memdir.demo
+	@echo
+	@echo "memdir is installed in $(VENV): run $(BIN)/memdir --help,"
+	@echo "or 'source $(BIN)/activate' once and then plain 'memdir' (as in the README)."
 
 LINT_DIRS := $(wildcard src tests bench examples scripts)
 

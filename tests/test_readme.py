@@ -1,3 +1,4 @@
+import json
 import os
 import re
 import shutil
@@ -7,15 +8,19 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "llm"))
+from _llm_wire import WireServer, anthropic_message
+
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 
-# README commands the test does not run, each with the reason. Everything else in a ```sh block
+NEEDS_MODEL = "needs a model: run against a local Anthropic-compatible server below"
+# README commands the main test does not run, each with the reason. Everything else in a ```sh block
 # runs word for word, in order, in a throw-away project and home.
 NOT_RUN = {
     r"^make (demo|test)\b": "the set-up commands themselves",
-    r"--selector llm|^memdir (extract|session|dream)\b": "needs a model key (covered with scripted models elsewhere)",
+    r"--selector llm|^memdir (extract|session|dream)\b": NEEDS_MODEL,
     r"^memdir team (serve|sync)\b": "needs a team server (covered against local servers in tests/team)",
     r"^memdir team token create\b": "needs the team server's database (covered in tests/server)",
     r"^MEMDIR_TEAM_SERVER=.* memdir team watch\b": "a long-running watcher against a server",
@@ -115,3 +120,78 @@ def test_every_readme_command_not_run_says_why():
     skipped = [c for c in shell_commands(README) if reason_not_run(c) is not None]
     assert len(skipped) >= 8  # the two set-up commands, the model block and the team lines
     assert all(c.startswith(("make ", "memdir ", "MEMDIR_TEAM_SERVER=")) for c in skipped)
+
+
+SESSION = "3f2a9c1e-1111-2222-3333-444455556666"
+
+
+def claude_code_transcript(turns):
+    """A Claude Code transcript (JSON Lines) of (user, assistant) turns."""
+    lines, parent = [], None
+    for n, (said, reply) in enumerate(turns, start=1):
+        for kind, uuid, content in (("user", f"u{n}", said), ("assistant", f"a{n}", [{"type": "text", "text": reply}])):
+            entry = {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "type": kind,
+                "sessionId": SESSION,
+                "uuid": uuid,
+                "message": {"role": kind, "content": content},
+            }
+            lines.append(json.dumps(entry))
+            parent = uuid
+    return "\n".join(lines) + "\n"
+
+
+def model_replies(command):
+    """What the local Anthropic-compatible server answers for each model command of the README."""
+    if "--selector llm" in command:
+        return [anthropic_message([{"type": "text", "text": '{"selected_memories": []}'}])]
+    return [anthropic_message([{"type": "text", "text": "Nothing worth keeping in this conversation."}])] * 4
+
+
+def test_the_readme_model_commands_run_against_a_local_anthropic_server(sandbox):
+    project, env = sandbox
+    home = Path(env["HOME"])
+    transcript = claude_code_transcript([("we deploy the api with make deploy", "Noted.")])
+    (home / ".claude" / "projects" / "-p").mkdir(parents=True)
+    (home / ".claude" / "projects" / "-p" / "SESSION.jsonl").write_text(transcript, encoding="utf-8")
+    (project / "SESSION.jsonl").write_text(transcript, encoding="utf-8")
+    saved = [
+        "memdir",
+        "add",
+        "--type",
+        "project",
+        "--name",
+        "Deploys",
+        "--description",
+        "The api deploys with make deploy",
+    ]
+    subprocess.run(saved, cwd=project, env=env, check=True, capture_output=True)
+    model_block = [c for c in shell_commands(README) if reason_not_run(c) == NEEDS_MODEL]
+    assert len(model_block) >= 5
+    calls = {}
+    for command in model_block:
+        with WireServer() as server:
+            for reply in model_replies(command):
+                server.queue(200, reply)
+            model_env = {
+                **env,
+                "MEMDIR_MODEL": "anthropic:claude-sonnet-4-6",
+                "ANTHROPIC_API_KEY": "sk-ant-test",
+                "ANTHROPIC_BASE_URL": server.url,
+            }
+            result = subprocess.run(
+                ["bash", "-c", command],
+                cwd=project,
+                env=model_env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=180,
+            )
+            calls[command.split("#")[0].strip()] = len(server.requests)
+        assert result.returncode == 0, f"README command failed: {command}\n{result.stdout}\n{result.stderr}"
+        assert "Traceback" not in result.stderr, command
+    assert calls['memdir recall "deploy the api" --selector llm'] == 1
+    assert calls["memdir extract --transcript ~/.claude/projects/-p/SESSION.jsonl"] >= 1

@@ -221,7 +221,7 @@ def _check_length(resolved: str, candidate: str, error: type[UnsafePathError]) -
         size = len(unicodedata.normalize("NFC", part).encode("utf-8", "surrogateescape"))
         if size > MAX_NAME_BYTES:
             raise error(
-                f"refusing path {_shown(candidate)!r}: one name in it is {size} bytes, over the "
+                f"refusing path {_shown(candidate)!r}: a name in it is too long, {size} bytes, over the "
                 f"{MAX_NAME_BYTES}-byte limit of file names (rule: name-too-long); choose a shorter name",
                 rule="name-too-long",
                 path=candidate,
@@ -229,8 +229,8 @@ def _check_length(resolved: str, candidate: str, error: type[UnsafePathError]) -
     size = len(unicodedata.normalize("NFC", resolved).encode("utf-8", "surrogateescape"))
     if size > MAX_PATH_BYTES:
         raise error(
-            f"refusing path {_shown(candidate)!r}: the full path is {size} bytes, over the {MAX_PATH_BYTES + 1}-byte "
-            "limit of paths (rule: path-too-long); use fewer or shorter folders",
+            f"refusing path {_shown(candidate)!r}: the full path is too long, {size} bytes, over the "
+            f"{MAX_PATH_BYTES + 1}-byte limit of paths (rule: path-too-long); use fewer or shorter folders",
             rule="path-too-long",
             path=candidate,
         )

@@ -9,7 +9,7 @@ import click
 
 from memdir.cli.listing import all_headers, complete_memory_file, filter_headers, one_line, parse_since
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
-from memdir.cli.terminal import print_table
+from memdir.cli.terminal import is_terminal, print_table
 from memdir.errors import MemoryExists
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
@@ -111,8 +111,14 @@ def list_memories(
         click.echo(f"no {'matching ' if filtered else ''}memories in {state.memory_dir.root}", err=True)
         return
     now_ms = time.time() * 1000
+    drawn = is_terminal(sys.stdout)  # the age column is drawn only in the table
     rows = [
-        (h.type.value if h.type else "", h.filename, memory_age(h.mtime_ms, now_ms), one_line(h.description))
+        (
+            h.type.value if h.type else "",
+            h.filename,
+            memory_age(h.mtime_ms, now_ms) if drawn else "",
+            one_line(h.description),
+        )
         for h in headers
     ]
     print_table(

@@ -32,7 +32,7 @@ def test_add_prints_the_path_and_list_shows_it(run):
         "Never mock it.",
     )
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"created {run.mem / 'feedback_real_db.md'}; MEMORY.md updated"
+    assert result.stdout.strip() == str(run.mem / "feedback_real_db.md")
     assert result.stderr == ""
     listed = json.loads(run("list", "--json").stdout)
     assert listed[0]["file"] == "feedback_real_db.md"

@@ -51,7 +51,7 @@ def test_a_refusal_is_one_memdir_line_with_exit_status_1(run):
 def test_add_prints_its_success_line_on_stdout(run):
     result = add(run)
     assert result.exit_code == 0 and result.stderr == ""
-    assert result.stdout == f"created {run.mem / 'user_role.md'}; MEMORY.md updated\n"
+    assert result.stdout == f"{run.mem / 'user_role.md'}\n"  # piped: the path alone, for scripts
 
 
 def test_the_duplicate_add_error_names_the_force_flag(run):

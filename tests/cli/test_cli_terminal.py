@@ -97,3 +97,10 @@ def test_shell_completion_offers_memory_file_names(store, env):
         [sys.executable, "-m", "memdir"], env=completion, capture_output=True, text=True, timeout=60
     )
     assert result.stdout.splitlines() == ["plain,user_role.md"]
+
+
+def test_add_at_a_terminal_prints_its_success_line_on_stdout_and_nothing_on_stderr(tmp_path, env):
+    args = ["--memory-dir", str(tmp_path / "m"), "add", "--type", "user", "--name", "Role", "--description", "Lead"]
+    shown, errors = on_terminal(args, env, "stdout")
+    assert shown.strip() == f"created {tmp_path / 'm' / 'user_role.md'}; MEMORY.md updated"
+    assert errors == ""

@@ -40,7 +40,11 @@ Examples:
 @click.option("--force", is_flag=True, help="Replace an existing file of the same name.")
 @pass_state
 def add(state: CliState, type_: str, name: str, description: str, body: str, file_: str | None, force: bool) -> None:
-    """Save a memory and add (or replace) its line in MEMORY.md."""
+    """Save a memory and add (or replace) its line in MEMORY.md.
+
+    Prints what it did on stdout: at a terminal, "created PATH; MEMORY.md updated"; piped, the
+    path alone.
+    """
     text = sys.stdin.read() if body == "-" else body
     memory = Memory(name=name, description=description, type=MemoryType(type_), body=text.strip("\n"))
     try:
@@ -48,6 +52,9 @@ def add(state: CliState, type_: str, name: str, description: str, body: str, fil
     except MemoryExists as exc:
         existing = state.memory_dir.relative(exc.path) if exc.path else file_
         fail(f"{existing} already exists; add --force to replace it, or --file NAME to save under another name")
+    if not is_terminal(sys.stdout):
+        click.echo(result.path)  # piped: the path alone, for scripts (path=$(memdir add ...))
+        return
     verb = "created" if result.created else "replaced"
     index_note = f"; {result.index_file} updated" if result.index_changed else ""
     click.echo(f"{verb} {result.path}{index_note}")

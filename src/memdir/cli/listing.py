@@ -10,8 +10,9 @@ from datetime import datetime
 import click
 from click.shell_completion import CompletionItem
 
+from memdir.config import MemoryConfig, open_index
 from memdir.errors import MemdirError
-from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
+from memdir.store.index_db import IndexedMemoryDir
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader
 
@@ -21,7 +22,7 @@ _SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
 _SPAN_MS = {"m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 7 * 86_400_000}
 
 
-def all_headers(memory_dir: MemoryDir) -> list[MemoryHeader]:
+def all_headers(config: MemoryConfig, memory_dir: MemoryDir) -> list[MemoryHeader]:
     """Every memory, newest first, through the derived index.
 
     The index keeps each file's parsed header keyed by (mtime, size), so listing 20,000 memories
@@ -31,7 +32,7 @@ def all_headers(memory_dir: MemoryDir) -> list[MemoryHeader]:
     if isinstance(memory_dir, IndexedMemoryDir):
         return memory_dir.list()
     try:
-        with MemoryIndex(memory_dir.root) as index:
+        with open_index(config) as index:
             return list(index.headers())
     except (OSError, MemdirError, sqlite3.Error):
         return memory_dir.list()

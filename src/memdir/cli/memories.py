@@ -96,7 +96,10 @@ def list_memories(
 ) -> None:
     """List every memory, newest first (a table on a terminal, one line per memory when piped)."""
     headers = filter_headers(
-        all_headers(state.memory_dir), types=types, since_ms=parse_since(since, time.time()), pattern=pattern
+        all_headers(state.config, state.memory_dir),
+        types=types,
+        since_ms=parse_since(since, time.time()),
+        pattern=pattern,
     )
     if as_json:
         echo_json(

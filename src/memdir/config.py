@@ -267,7 +267,8 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     rules = config.claude_code.rules
     stamp = _now_iso if rules.stamps_modified else None
     index_check = None
-    if rules.index_overflow is IndexOverflow.REFUSE:
+    # A lifted scan cap is a store too large for any index in context: recall finds its memories.
+    if rules.index_overflow is IndexOverflow.REFUSE and config.scan_cap is not None:
         index_check = partial(index_overflow, skip_comments=rules.index_limits_skip_comments)
     if uses_derived_index(config):
         from memdir.store.index_db import IndexedMemoryDir

@@ -82,6 +82,7 @@ class ReleaseRules:
     index_overflow: IndexOverflow = IndexOverflow.TRUNCATE_WARNING
     memory_stores: bool = False  # CLAUDE_MEMORY_STORES mounts stores under team/<mount>
     hook_context_reminders: bool = True  # ``<system-reminder>`` in hook additionalContext reaches the model
+    dated_memory_headers: bool = True  # "Memory (saved today): <path>:" rather than "Memory: <path>:"
     session_compaction: bool = True  # /compact can use the session notes as the summary
     newest_files_without_index: bool = False  # when MEMORY.md is not loaded, a list of the newest files is
 
@@ -102,6 +103,7 @@ RELEASE_TABLE: tuple[tuple[Version, Mapping[str, object]], ...] = (
         {
             "frontmatter": FrontmatterLayout.NESTED,
             "hook_context_reminders": False,
+            "dated_memory_headers": False,
             "session_compaction": False,
             "newest_files_without_index": True,
         },

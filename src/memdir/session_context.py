@@ -93,7 +93,12 @@ class MemorySession:
     @property
     def recaller(self) -> Recaller:
         if self._recaller is None:
-            self._recaller = Recaller(self.memory_dir, selector=self.selector, clock=self._clock)
+            self._recaller = Recaller(
+                self.memory_dir,
+                selector=self.selector,
+                clock=self._clock,
+                dated_headers=self.config.claude_code.rules.dated_memory_headers,
+            )
         return self._recaller
 
     def prompt_config(self) -> PromptConfig:

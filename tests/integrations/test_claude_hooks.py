@@ -301,7 +301,7 @@ def test_claude_code_2_1_330_gets_recalled_memories_without_tags_it_would_escape
     assert "<system-reminder>" not in context and "</system-reminder>" not in context
     lead, header, _ = context.split("\n\n", 2)
     assert lead.startswith("Memories saved in earlier conversations that may bear on this request")
-    assert header.startswith("Memory (saved today): ") and header.endswith("feedback_real_db_in_tests.md:")
+    assert header.startswith("Memory: /") and header.endswith("/feedback_real_db_in_tests.md:")
     assert "A mocked database hid a broken migration." in context
 
 

@@ -112,3 +112,14 @@ def test_render_wraps_header_and_content_in_a_system_reminder(tmp_path):
     surfaced = read_memory_for_surfacing(str(path), file="m.md", mtime_ms=NOW, now_ms=NOW)
     assert surfaced is not None
     assert render_reminder(surfaced) == f"<system-reminder>\nMemory (saved today): {path}:\n\nhello\n</system-reminder>"
+
+
+def test_the_memory_header_follows_the_release_dated_or_not():
+    from memdir.recall.surfacing import DAY_MS, memory_header
+
+    now = 100 * DAY_MS
+    assert memory_header("/m/a.md", now, now) == "Memory (saved today): /m/a.md:"
+    assert memory_header("/m/a.md", now, now, dated=False) == "Memory: /m/a.md:"
+    old = memory_header("/m/a.md", now - 5 * DAY_MS, now, dated=False)
+    assert old.startswith("This memory is 5 days old.") and old.endswith(".\nMemory: /m/a.md:")
+    assert memory_header("/m/a.md", now - 5 * DAY_MS, now).endswith(".\n\nMemory: /m/a.md:")

@@ -132,7 +132,12 @@ def recall(
     session = MemorySession(
         state.config, memory_dir=state.memory_dir, selector_kind=selector_kind, model_spec=model_spec
     )
-    recaller = Recaller(state.memory_dir, selector=session.selector, limit=limit or 5)
+    recaller = Recaller(
+        state.memory_dir,
+        selector=session.selector,
+        limit=limit or 5,
+        dated_headers=state.config.claude_code.rules.dated_memory_headers,
+    )
     result = recaller.recall(query, recent_tools=recent_tools)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)

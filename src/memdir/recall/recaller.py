@@ -80,8 +80,12 @@ class Recaller:
         selector: Selector | None = None,
         clock: Callable[[], float] = time.time,
         limit: int = MAX_SURFACED_FILES,
+        dated_headers: bool = True,
     ) -> None:
+        """``dated_headers``: surfaced memories say when they were saved (Claude Code 2.1.88) or
+        only name their path (2.1.330); see :func:`memory_header`."""
         self.memory_dir = memory_dir
+        self.dated_headers = dated_headers
         self.selector: Selector = selector or LexicalSelector()
         self.clock = clock
         self.limit = limit
@@ -149,7 +153,9 @@ class Recaller:
             header = by_name.get(name)
             if header is None or (state is not None and header.path in state.read_files):
                 continue
-            surfaced = read_memory_for_surfacing(header.path, file=name, mtime_ms=header.mtime_ms, now_ms=now_ms)
+            surfaced = read_memory_for_surfacing(
+                header.path, file=name, mtime_ms=header.mtime_ms, now_ms=now_ms, dated=self.dated_headers
+            )
             if surfaced is None or not surfaced.content:
                 continue
             memories.append(surfaced)

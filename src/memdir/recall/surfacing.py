@@ -80,8 +80,16 @@ def memory_freshness_note(mtime_ms: float, now_ms: float) -> str:
     return f"<system-reminder>{text}</system-reminder>\n" if text else ""
 
 
-def memory_header(path: str, mtime_ms: float, now_ms: float) -> str:
+def memory_header(path: str, mtime_ms: float, now_ms: float, *, dated: bool = True) -> str:
+    """The line above a surfaced memory, as the Claude Code release in use writes it.
+
+    ``dated`` (2.1.88): ``Memory (saved today): <path>:``, or the staleness note, a blank line and
+    ``Memory: <path>:``. Undated (2.1.330): always ``Memory: <path>:``, under the staleness note
+    when there is one.
+    """
     freshness = memory_freshness_text(mtime_ms, now_ms)
+    if not dated:
+        return f"{freshness}\nMemory: {path}:" if freshness else f"Memory: {path}:"
     if freshness:
         return f"{freshness}\n\nMemory: {path}:"
     return f"Memory (saved {memory_age(mtime_ms, now_ms)}): {path}:"
@@ -146,7 +154,9 @@ class SurfacedMemory:
     limit: int | None  # lines kept, when truncated
 
 
-def read_memory_for_surfacing(path: str, *, file: str, mtime_ms: float, now_ms: float) -> SurfacedMemory | None:
+def read_memory_for_surfacing(
+    path: str, *, file: str, mtime_ms: float, now_ms: float, dated: bool = True
+) -> SurfacedMemory | None:
     """Read a selected memory within the limits; None when it cannot be read."""
     try:
         piece = read_file_in_range(path)
@@ -163,7 +173,7 @@ def read_memory_for_surfacing(path: str, *, file: str, mtime_ms: float, now_ms: 
         file=file,
         content=content,
         mtime_ms=mtime_ms,
-        header=memory_header(path, mtime_ms, now_ms),
+        header=memory_header(path, mtime_ms, now_ms, dated=dated),
         truncated=piece.truncated,
         limit=piece.line_count if piece.truncated else None,
     )

@@ -1,3 +1,4 @@
+import os
 from datetime import UTC, datetime
 
 from memdir.model.memory import MemoryType
@@ -46,3 +47,18 @@ def test_a_file_with_its_type_nested_in_metadata_is_type_tagged_in_the_manifest(
     assert format_manifest(scan_memory_files(str(tmp_path))) == (
         "- [project] deploy-window.md (2026-11-20T00:00:00.000Z): Deploys only on Tuesdays"
     )
+
+
+def test_a_release_that_reads_no_nested_type_gets_that_file_untagged(tmp_path):
+    from memdir.store.scan import scan_memory_files
+
+    (tmp_path / "a.md").write_text("---\ndescription: d\nmetadata:\n  type: user\n---\nx\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("---\ndescription: d\ntype: user\n---\nx\n", encoding="utf-8")
+    for name in ("a.md", "b.md"):
+        os.utime(tmp_path / name, (0, 0))
+    headers = scan_memory_files(str(tmp_path))
+    assert format_manifest(headers, nested_types=False).splitlines() == [
+        "- a.md (1970-01-01T00:00:00.000Z): d",
+        "- [user] b.md (1970-01-01T00:00:00.000Z): d",
+    ]
+    assert format_manifest(headers).startswith("- [user] a.md")

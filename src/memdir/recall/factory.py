@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from memdir.config import MemoryConfig, open_index
 from memdir.errors import ConfigError
+from memdir.model.memory import FrontmatterLayout
 from memdir.recall.registry import (
     OFFLINE_SELECTORS,
     SelectorInputs,
@@ -74,6 +75,7 @@ def selector_inputs(
         prefilter=_prefilter(config),
         embed_model=env.get(EMBED_MODEL_ENV_VAR) or None,
         model_timeout=model_timeout,
+        nested_types=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
     )
 
 

@@ -67,9 +67,11 @@ def build_selector_request(
     recent_tools: Sequence[str] = (),
     limit: int = 5,
     timeout: float = SELECTOR_TIMEOUT,
+    nested_types: bool = True,
 ) -> ChatRequest:
     """The one model call of a selection: the prompt, the manifest and the JSON schema of the answer."""
-    text = f"Query: {query}\n\nAvailable memories:\n{format_manifest(manifest_headers)}"
+    manifest = format_manifest(manifest_headers, nested_types=nested_types)
+    text = f"Query: {query}\n\nAvailable memories:\n{manifest}"
     if recent_tools:
         text += f"\n\nRecently used tools: {', '.join(recent_tools)}"
     return ChatRequest(
@@ -102,8 +104,10 @@ class LLMSelector:
         *,
         prefilter_threshold: int | None = DEFAULT_PREFILTER_THRESHOLD,
         timeout: float = SELECTOR_TIMEOUT,
+        nested_types: bool = True,
     ) -> None:
         self.model = model
+        self.nested_types = nested_types
         self.fallback: Selector = fallback if fallback is not None else LexicalSelector()
         self.prefilter_threshold = prefilter_threshold
         self.timeout = timeout
@@ -121,7 +125,12 @@ class LLMSelector:
             return Selection(files=(), selector=self.name)
         shown = self.manifest_headers(request)
         chat = build_selector_request(
-            request.query, shown, recent_tools=request.recent_tools, limit=request.limit, timeout=self.timeout
+            request.query,
+            shown,
+            recent_tools=request.recent_tools,
+            limit=request.limit,
+            timeout=self.timeout,
+            nested_types=self.nested_types,
         )
         try:
             completion = self.model.complete(chat)

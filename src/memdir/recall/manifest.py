@@ -16,11 +16,14 @@ def iso_mtime(mtime_ms: float) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(mtime_ms) % 1000:03d}Z"
 
 
-def format_manifest_line(header: MemoryHeader) -> str:
-    tag = f"[{header.type.value}] " if header.type is not None else ""
+def format_manifest_line(header: MemoryHeader, *, nested_types: bool = True) -> str:
+    """One manifest line. ``nested_types=False`` (Claude Code before 2.1.330) leaves untagged a
+    memory whose type only the nested ``metadata:`` layout gives, as that release sees it."""
+    shown = header.type if nested_types or not header.nested_type else None
+    tag = f"[{shown.value}] " if shown is not None else ""
     suffix = f": {header.description}" if header.description else ""
     return f"- {tag}{header.filename} ({iso_mtime(header.mtime_ms)}){suffix}"
 
 
-def format_manifest(headers: Iterable[MemoryHeader]) -> str:
-    return "\n".join(format_manifest_line(header) for header in headers)
+def format_manifest(headers: Iterable[MemoryHeader], *, nested_types: bool = True) -> str:
+    return "\n".join(format_manifest_line(header, nested_types=nested_types) for header in headers)

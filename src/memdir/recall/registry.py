@@ -68,6 +68,7 @@ class SelectorInputs:
     prefilter: int | None = DEFAULT_PREFILTER
     embed_model: str | None = None
     model_timeout: float | None = None  # seconds; None: the model-backed selector's own default
+    nested_types: bool = True  # the manifest tags types read from metadata: (Claude Code 2.1.330)
 
 
 SelectorFactory = Callable[[SelectorInputs], Selector]
@@ -142,7 +143,9 @@ def _with_model(inputs: SelectorInputs, model: ChatModel) -> Selector:
 
     timeout = SELECTOR_TIMEOUT if inputs.model_timeout is None else min(SELECTOR_TIMEOUT, inputs.model_timeout)
     fallback = LexicalSelector(cache=inputs.analyses)
-    return LLMSelector(model, fallback, prefilter_threshold=inputs.prefilter, timeout=timeout)
+    return LLMSelector(
+        model, fallback, prefilter_threshold=inputs.prefilter, timeout=timeout, nested_types=inputs.nested_types
+    )
 
 
 def _llm(inputs: SelectorInputs) -> Selector:

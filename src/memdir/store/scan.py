@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from memdir.errors import MemoryFormatError
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.memory import (
+    FrontmatterLayout,
     MemoryType,
     normalize_newlines,
     parse_frontmatter,
@@ -57,6 +58,7 @@ class MemoryHeader:
     type: MemoryType | None
     name: str | None = None
     preview: str = ""  # the body text within the first 30 lines, for offline ranking
+    nested_type: bool = False  # the type was read from ``metadata.type`` (the 2.1.330 layout)
 
 
 def same_headers(headers: Sequence[MemoryHeader], known: list[MemoryHeader]) -> bool:
@@ -124,6 +126,7 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
     if len(head_lines) > HEADER_LINES:
         head = "\n".join(head_lines[:HEADER_LINES])
     frontmatter, content = parse_frontmatter(head)
+    raw_type, layout = type_from_frontmatter(frontmatter)
     description = frontmatter.get("description")
     name = frontmatter.get("name")
     return MemoryHeader(
@@ -132,9 +135,10 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
         mtime_ms=mtime_ms,
         size=size,
         description=str(description) if description not in (None, "") else None,
-        type=parse_memory_type(type_from_frontmatter(frontmatter)[0]),
+        type=parse_memory_type(raw_type),
         name=str(name) if name not in (None, "") else None,
         preview=content,
+        nested_type=layout is FrontmatterLayout.NESTED,
     )
 
 

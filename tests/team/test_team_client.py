@@ -242,3 +242,15 @@ def test_sync_pulls_then_pushes_and_status_shows_the_delta(
     assert pulled.written == ("theirs.md",) and pushed.uploaded == 1
     after = status(make_team_client(), SyncState(), str(mine))
     assert after.would_push == () and after.server_only == () and after.local_files == 2
+
+
+def test_a_file_whose_name_is_a_secret_is_never_pushed(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    team = tmp_path / "team"
+    name = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + ".md"
+    write(team, name, "harmless text\n")
+    write(team, "fine.md", "fine\n")
+    result = push(make_team_client(), SyncState(), str(team))
+    assert [skip.to_json() for skip in result.skipped_secrets] == [{"file": name, "labels": ["GitHub PAT"]}]
+    assert server_entries(team_server) == {"fine.md": "fine\n"}

@@ -50,7 +50,7 @@ def test_each_release_gets_the_rules_of_the_rows_up_to_it():
     assert middle.frontmatter is FrontmatterLayout.FLAT
     new = rules_for(Version(2, 1, 330))
     assert new.frontmatter is FrontmatterLayout.NESTED
-    assert not new.session_compaction and not new.hook_context_reminders and new.newest_files_without_index
+    assert not new.session_compaction and not new.hook_context_reminders and not new.dated_memory_headers
     assert rules_for(Version(3, 0, 0)) == new
     assert rules_for(Version(1, 0, 0)) == old
     assert RELEASE_TABLE[-1][0] == NEWEST
@@ -149,8 +149,8 @@ def test_memdir_writes_the_nested_layout_with_a_modified_stamp_for_claude_code_2
     assert run(*ADD).exit_code == 0
     text = read(run, "feedback_real_db.md")
     head, _, body = text.partition("---\n\n")
-    assert head.startswith("---\nname: Real DB\ndescription: Tests hit a real DB\nmetadata:\n  type: feedback\n")
-    assert "  node_type: memory\n  modified: " in head and "\ntype:" not in head
+    assert head.startswith("---\nname: Real DB\ndescription: Tests hit a real DB\nmetadata:\n  node_type: memory\n")
+    assert "  node_type: memory\n  type: feedback\n  modified: " in head and "\ntype:" not in head
     assert body == "Never mock.\n"
 
 

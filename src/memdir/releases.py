@@ -84,7 +84,6 @@ class ReleaseRules:
     hook_context_reminders: bool = True  # ``<system-reminder>`` in hook additionalContext reaches the model
     dated_memory_headers: bool = True  # "Memory (saved today): <path>:" rather than "Memory: <path>:"
     session_compaction: bool = True  # /compact can use the session notes as the summary
-    newest_files_without_index: bool = False  # when MEMORY.md is not loaded, a list of the newest files is
 
 
 # From which release each rule holds. A release between two rows follows the older row; rows
@@ -105,7 +104,6 @@ RELEASE_TABLE: tuple[tuple[Version, Mapping[str, object]], ...] = (
             "hook_context_reminders": False,
             "dated_memory_headers": False,
             "session_compaction": False,
-            "newest_files_without_index": True,
         },
     ),
 )

@@ -365,7 +365,7 @@ def test_a_flat_memory_written_for_the_nested_layout_moves_its_type_into_metadat
     nested = flat.written_for(FrontmatterLayout.NESTED, modified="2026-11-24T08:00:00.000Z")
     text = nested.render()
     assert text == (
-        "---\nname: Role\ndescription: Backend lead\nmetadata:\n  type: user\n  node_type: memory\n"
+        "---\nname: Role\ndescription: Backend lead\nmetadata:\n  node_type: memory\n  type: user\n"
         '  modified: "2026-11-24T08:00:00.000Z"\n---\n\nLeads payments.\n'
     )
     assert Memory.parse(text).type is MemoryType.USER

@@ -493,23 +493,40 @@ class Memory:
         return fields
 
     def _metadata_block(self) -> list[str]:
-        """The ``metadata:`` block: the type first (nested layout), then every other entry,
-        copied as written when its value is unchanged."""
+        """The ``metadata:`` block: every entry, copied as written when its value is unchanged, and
+        in the nested layout the type: where the file had it, else after ``node_type`` (as Claude
+        Code writes it), else first."""
         source = self.metadata_source
         indent = source.indent if source is not None else "  "
         lines = [f"{METADATA_KEY}:"]
         type_value = self.type.value if self.type is not None else self.raw_type
+        type_lines: list[str] = []
         if type_value is not None and self.layout is FrontmatterLayout.NESTED:
             kept_type = source.verbatim("type", type_value) if source is not None else None
-            lines.extend(kept_type or [f"{indent}type: {render_scalar(type_value)}"])
+            type_lines = list(kept_type or [f"{indent}type: {render_scalar(type_value)}"])
         metadata = self.extra.get(METADATA_KEY)
-        for key, value in metadata.items() if isinstance(metadata, Mapping) else ():
+        entries = list(metadata.items()) if isinstance(metadata, Mapping) else []
+        position = self._type_position([key for key, _ in entries])
+        for index, (key, value) in enumerate(entries):
+            if index == position:
+                lines.extend(type_lines)
+                type_lines = []
             kept = source.verbatim(key, value) if source is not None else None
             if kept is not None:
                 lines.extend(kept)
             else:
                 lines.append(f"{indent}{render_scalar(key)}: {render_scalar(value)}")
+        lines.extend(type_lines)
         return lines if len(lines) > 1 else [f"{METADATA_KEY}: {{}}"]
+
+    def _type_position(self, keys: list[str]) -> int:
+        """Index of the metadata entry the ``type`` line goes before (``len(keys)``: at the end)."""
+        source = self.metadata_source
+        if source is not None and "type" in source.entries:
+            written = list(source.entries)
+            before = written[: written.index("type")]
+            return max((keys.index(key) + 1 for key in before if key in keys), default=0)
+        return keys.index("node_type") + 1 if "node_type" in keys else 0
 
     def render(self) -> str:
         """The file text: fenced frontmatter, a blank line, the body and one final newline."""

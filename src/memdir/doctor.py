@@ -11,6 +11,7 @@ not as memories.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -273,6 +274,7 @@ def _check_index(
     memories: dict[str, Memory],
     fix: bool,
     doubtful: frozenset[str] = frozenset(),
+    full_indexes: list[Problem] | None = None,
 ) -> tuple[list[Problem], list[str]]:
     """Problems of one MEMORY.md against the topic files it should list (relative to its folder)."""
     index_path = os.path.join(memory_dir.root, index_rel)
@@ -325,33 +327,65 @@ def _check_index(
             for target, m in missing
             if m.name and m.description and (f"{base}/{target}" if base else target) not in doubtful
         ]
-        if _repair_index(memory_dir, index_path, dangling, entries):
+        changed, refusal = _repair_index(memory_dir, index_path, dangling, entries)
+        if changed:
             fixed.append(index_rel)
+        if refusal is not None:
+            message = (
+                f"{index_rel} is full ({refusal.message.removeprefix(index_rel + ': ')}); memories without a line "
+                "stay listed as index-missing: merge or shorten index lines, or move old memories out"
+            )
+            if full_indexes is not None:
+                full_indexes.append(Problem(index_rel, None, "index-full", message))
     return problems, fixed
 
 
-def _repair_index(memory_dir: MemoryDir, index_path: str, dangling: list[str], entries: list[IndexEntry]) -> bool:
+def _repair_index(
+    memory_dir: MemoryDir, index_path: str, dangling: list[str], entries: list[IndexEntry]
+) -> tuple[bool, MemdirError | None]:
     """Drop ``dangling`` lines and add ``entries``, one batch per lock hold, each batch one pass
-    over the index (linear in its size). Lines are added only while the index stays under the
-    size memdir can read back; what does not fit stays reported as index-missing."""
+    over the index (linear in its size).
+
+    Lines are added only while the index stays what can be written: under the size memdir reads
+    back and, when the directory checks it, under what Claude Code loads. A batch the check
+    refuses is retried in halves, so the index fills up to the limit; the refusal is returned
+    and what did not fit stays reported as index-missing.
+    """
     changed = False
+    refusal: MemdirError | None = None
     for start in range(0, max(len(dangling), len(entries)), FIX_BATCH):
         drop = dangling[start : start + FIX_BATCH]
-        add = entries[start : start + FIX_BATCH]
+        queue = [] if refusal is not None else entries[start : start + FIX_BATCH]
+        size = max(len(queue), 1)
+        while drop or queue:
+            add = queue[:size]
+            try:
+                changed = (
+                    memory_dir.rewrite_index(functools.partial(_batch, drop=drop, add=add), index_path=index_path)
+                    or changed
+                )
+            except MemdirError as exc:
+                if exc.rule != "index-too-long":
+                    raise
+                if size > 1:
+                    size //= 2
+                    continue
+                refusal, queue = exc, []  # not one more line fits: keep the drop, stop adding
+                continue
+            drop, queue = [], queue[len(add) :]
+    return changed, refusal
 
-        def change(current: str, drop: list[str] = drop, add: list[IndexEntry] = add) -> str:
-            kept = remove_entries(current, drop) if drop else current
-            budget = MAX_MEMORY_FILE_BYTES - len(kept.encode("utf-8"))
-            fitting: list[IndexEntry] = []
-            for entry in add:
-                budget -= len(entry.render().encode("utf-8")) + 1
-                if budget < 0:
-                    break
-                fitting.append(entry)
-            return upsert_entries(kept, fitting) if fitting else kept
 
-        changed = memory_dir.rewrite_index(change, index_path=index_path) or changed
-    return changed
+def _batch(current: str, *, drop: list[str], add: list[IndexEntry]) -> str:
+    kept = remove_entries(current, drop) if drop else current
+    budget = MAX_MEMORY_FILE_BYTES - len(kept.encode("utf-8"))
+    fitting: list[IndexEntry] = []
+    for entry in add:
+        budget -= len(entry.render().encode("utf-8")) + 1
+        if budget < 0:
+            break
+        fitting.append(entry)
+    return upsert_entries(kept, fitting) if fitting else kept
 
 
 def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Progress | None = None) -> DoctorReport:
@@ -386,8 +420,9 @@ def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Prog
     doubtful = frozenset(p.file for p in problems if p.rule in _DOUBTFUL_RULES)
     fixed: list[str] = []
     index_problems: list[Problem] = []
+    full: list[Problem] = []  # indexes --fix could not add every line to
     for index_rel in indexes:
-        found, repaired = _check_index(memory_dir, index_rel, memories, fix, doubtful)
+        found, repaired = _check_index(memory_dir, index_rel, memories, fix, doubtful, full)
         index_problems.extend(found)
         fixed.extend(repaired)
     if fixed:
@@ -395,4 +430,4 @@ def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Prog
         for index_rel in indexes:
             found, _ = _check_index(memory_dir, index_rel, memories, False)
             index_problems.extend(found)
-    return DoctorReport(problems=tuple(problems + index_problems), fixed=tuple(fixed + swept))
+    return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept))

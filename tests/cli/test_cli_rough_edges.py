@@ -148,3 +148,16 @@ def test_doctor_fix_removes_a_stale_temp_file_and_leaves_a_live_one(run):
     result = run("doctor", "--fix")
     assert result.exit_code == 0, result.stdout
     assert not stale.exists() and live.exists()
+
+
+def test_doctor_fix_fills_the_index_up_to_what_claude_code_loads_and_reports_the_rest(run):
+    run.mem.mkdir()
+    for n in range(250):
+        (run.mem / f"user_n{n:03}.md").write_text(f"---\nname: N{n}\ndescription: note {n}\ntype: user\n---\n")
+    result = run("doctor", "--fix", "--json")
+    assert result.exit_code == 1 and result.stderr == ""
+    report = json.loads(result.stdout)
+    rules = [p["rule"] for p in report["problems"]]
+    assert rules.count("index-full") == 1 and rules.count("index-missing") == 50
+    assert report["fixed"] == ["MEMORY.md"]
+    assert len((run.mem / "MEMORY.md").read_text(encoding="utf-8").splitlines()) == 200

@@ -25,6 +25,7 @@ LAYERS = {
     "containment": 1,
     "paths": 1,
     "settings": 1,
+    "releases": 1,  # which Claude Code release shares the directory, and its rules
     # the memory directory itself
     "store": 2,
     # features: they receive a MemoryConfig and objects, and never assemble an adapter

@@ -41,6 +41,7 @@ LAYERS = {
     "team": 3,
     "agents": 3,
     "doctor": 3,
+    "memory_stores": 3,
     # the composition root: builds the store, the index, the selector and the agents from the configuration
     "session_context": 4,
     # adapters: each turns one outside protocol into calls on the root

@@ -222,3 +222,44 @@ def test_from_2_1_211_frontmatter_and_html_comments_do_not_count_against_the_lim
     assert CliRunner().invoke(cli, ["--project", run.project, *ADD]).exit_code != 0
     run.use("2.1.211")
     assert run(*ADD).exit_code == 0
+
+
+def test_memory_stores_parse_paths_objects_and_derived_mounts():
+    from memdir.memory_stores import MemoryStore, parse_memory_stores
+
+    stores = parse_memory_stores('["/v1/stores/team.docs", {"path": "/v1/s/x", "mode": "ro", "mount": "handbook"}]')
+    assert stores == (
+        MemoryStore(path="/v1/stores/team.docs", mount="team-docs", read_only=False),
+        MemoryStore(path="/v1/s/x", mount="handbook", read_only=True),
+    )
+    assert parse_memory_stores("") == () and parse_memory_stores(None) == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("{not json", "is not valid JSON"),
+        ('{"path": "/a"}', "is not a JSON list"),
+        ('[{"path": "/a", "mode": "rx"}]', "has mode 'rx'"),
+        ('["/a/x", "/b/x"]', "mounts two stores at team/x"),
+        ('[{"path": "/a", "mount": "no/slash"}]', "a mount matches"),
+        ('["relative"]', 'needs a "path" starting with /'),
+    ],
+)
+def test_a_bad_memory_stores_value_is_one_clear_error(value, problem):
+    from memdir.memory_stores import parse_memory_stores
+
+    with pytest.raises(ConfigError, match="CLAUDE_MEMORY_STORES") as info:
+        parse_memory_stores(value)
+    assert problem in info.value.message
+
+
+def test_memdir_refuses_to_write_into_a_read_only_store_mount(run, monkeypatch):
+    monkeypatch.setenv("CLAUDE_MEMORY_STORES", '[{"path": "/v1/stores/handbook", "mode": "ro"}]')
+    args = (*ADD, "--file", "team/handbook/feedback_real_db.md")
+    run.use("2.1.172")
+    refused = CliRunner().invoke(cli, ["--project", run.project, *args])
+    assert refused.exit_code != 0 and "rule read-only-store" in refused.output
+    assert not os.path.exists(os.path.join(run.mem(), "team", "handbook", "feedback_real_db.md"))
+    run.use("2.1.171")  # before memory stores existed, the folder is an ordinary one
+    assert run(*args).exit_code == 0

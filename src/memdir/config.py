@@ -35,7 +35,7 @@ from memdir.paths import (
 from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseHint, detect_release
 from memdir.settings import Settings, load_settings
-from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
+from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.scan import MAX_MEMORY_FILES
 
 if TYPE_CHECKING:
@@ -112,6 +112,7 @@ class MemoryConfig:
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
     daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
     release_hint: ReleaseHint = field(default_factory=ReleaseHint)
+    memory_stores_env: str | None = None  # CLAUDE_MEMORY_STORES, used from the release that has stores
 
     @cached_property
     def claude_code(self) -> Release:
@@ -216,6 +217,7 @@ def resolve_config(
         explicit_dir=memory_dir is not None,
         daily_log=_daily_log(loaded, environ, team_enabled),
         release_hint=hint,
+        memory_stores_env=environ.get("CLAUDE_MEMORY_STORES"),
     )
 
 
@@ -265,6 +267,13 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
     rules = config.claude_code.rules
+    guards: tuple[WriteGuard, ...] = (team_secret_guard,)
+    if rules.memory_stores:
+        from memdir.memory_stores import parse_memory_stores, read_only_store_guard
+
+        stores = parse_memory_stores(config.memory_stores_env)
+        if any(store.read_only for store in stores):
+            guards += (read_only_store_guard(stores),)
     stamp = _now_iso if rules.stamps_modified else None
     index_check = None
     # A lifted scan cap is a store too large for any index in context: recall finds its memories.
@@ -278,7 +287,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
             index=open_index(config),
             lock_timeout=lock_timeout,
             scan_cap=config.scan_cap,
-            write_guards=(team_secret_guard,),
+            write_guards=guards,
             index_read_only=read_only,
             layout=rules.frontmatter,
             stamp=stamp,
@@ -288,7 +297,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
         config.memory_dir,
         lock_timeout=lock_timeout,
         scan_cap=config.scan_cap,
-        write_guards=(team_secret_guard,),
+        write_guards=guards,
         index_read_only=read_only,
         layout=rules.frontmatter,
         stamp=stamp,

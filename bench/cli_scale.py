@@ -5,7 +5,9 @@ of body) and times, as whole processes (start-up and imports included, what a pe
 
 - ``memdir list`` over N memories (plain output, piped);
 - ``memdir doctor --fix`` when none of the N memories has its ``MEMORY.md`` line (the repair
-  writes N index lines), on a fresh copy each run.
+  writes N index lines), on a fresh copy each run. The config home pins Claude Code 2.1.200
+  (``memdir.claudeCodeVersion``): from 2.1.210 an index longer than Claude Code loads is
+  refused, and the repair would stop at 200 lines instead of writing N.
 
 Medians of ``--runs`` runs (default 5; doctor at 10,000 runs 3 times unless ``--runs`` says
 otherwise). Prints a table and writes bench/results/cli_scale.json. Run:
@@ -59,7 +61,10 @@ def main() -> None:
     memdir = [sys.executable, "-m", "memdir"]
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="memdir-cli-bench-") as tmp:
-        env = {**os.environ, "CLAUDE_CONFIG_DIR": os.path.join(tmp, "home"), "HOME": tmp}
+        home = Path(tmp, "home")
+        home.mkdir()
+        (home / "settings.json").write_text(json.dumps({"memdir": {"claudeCodeVersion": "2.1.200"}}), encoding="utf-8")
+        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(home), "HOME": tmp}
         for n in options.list_sizes:
             store = Path(tmp, f"list-{n}")
             build_store(store, n)

@@ -114,7 +114,7 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
     async def scope_of(request: Request) -> tuple[TokenScope, str]:
         token = presented(request)
         if token is None:
-            raise _Denied(401, "sign in with a team token")
+            raise _Denied(401, "")  # a first visit: the sign-in form, without an error
         scope = await run_in_threadpool(storage.verify_token, token)
         if scope is None:
             raise _Denied(401, "this token is unknown or revoked; sign in with another")

@@ -54,7 +54,7 @@ class TokenGate:
             await response(scope, receive, send)
             return
         if not tokens_match(request.cookies.get(name), self.token):
-            reason = "open the address printed by `memdir ui`, which carries the access token"
+            reason = "open the address printed by “memdir ui”: it carries the access token"
             await self._deny(request, reason)(scope, receive, send)
             return
         if request.method not in ("GET", "HEAD") and not same_origin(request):

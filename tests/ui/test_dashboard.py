@@ -149,3 +149,18 @@ def test_unknown_pages_and_methods_are_pages_not_errors(server: TestClient) -> N
     assert server.get("/dashboard/nowhere").status_code == 404
     assert server.get("/dashboard/login").status_code == 405
     assert server.get("/dashboard/static/style.css").headers["content-type"].startswith("text/css")
+
+
+def test_the_history_says_who_changed_which_file_when(server: TestClient, storage: Storage) -> None:
+    alice = storage.create_token(["acme/widgets"], name="alice")
+    bob = storage.create_token(["acme/widgets"], admin=True, name="bob")
+    assert push(server, alice, "acme/widgets", {"deploy.md": "v1\n"}) == 200
+    assert push(server, bob, "acme/widgets", {"deploy.md": "v2\n", "oncall.md": "page\n"}) == 200
+    sign_in(server, bob)
+    page = server.get("/dashboard/repo", params={"name": "acme/widgets"}).text
+    history = page.split("<h2>History</h2>", 1)[1]
+    assert history.count("written") == 3
+    assert "alice" in history and "bob" in history
+    assert history.index("bob") < history.index("alice")  # newest first
+    tokens = server.get("/dashboard/tokens").text
+    assert "alice" in tokens and "bob" in tokens

@@ -23,8 +23,8 @@ def test_a_person_signs_in_and_sees_files_a_refused_secret_and_the_tokens(
     database = f"sqlite:///{tmp_path / 'team.db'}"
     storage = open_storage(database)
     try:
-        member = storage.create_token(["acme/widgets"])
-        admin = storage.create_token(["*"], admin=True)
+        member = storage.create_token(["acme/widgets"], name="alice")
+        admin = storage.create_token(["*"], admin=True, name="ops")
     finally:
         storage.close()
     with serve_process(database) as server, httpx.Client(base_url=server.url, timeout=30) as api:
@@ -49,7 +49,10 @@ def test_a_person_signs_in_and_sees_files_a_refused_secret_and_the_tokens(
         assert page.get_by_role("link", name="deploy.md").is_visible()
         refusals = page.locator("table").nth(1).inner_text()
         assert "ci.md" in refusals and "GitHub PAT" in refusals and token_id(member) in refusals
+        assert "alice" in refusals
         assert SECRET not in page.content()
+        history = page.locator("table").nth(2).inner_text()
+        assert "notes/oncall.md" in history and "alice" in history and "written" in history
         page.screenshot(path=str(ARTIFACTS / "dashboard-repo.png"), full_page=True)
 
         page.get_by_role("link", name="notes/oncall.md").click()

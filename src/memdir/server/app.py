@@ -262,7 +262,8 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             return await _delete(request, repo, scope)
         except _Refused as refused:
             if refused.findings:
-                refusals.record(repo, refused.findings, token=bearer_token(request.headers.get("authorization")))
+                token = bearer_token(request.headers.get("authorization"))
+                refusals.record(repo, refused.findings, token=token, by=scope.name)
             return refused.response
 
     async def _get(request: Request, repo: str) -> Response:

@@ -1,6 +1,6 @@
 """The team server's dashboard: what a person sees of the shared memory in a browser.
 
-Per repository: the files, who changed what when (when the storage keeps a history), and the
+Per repository: the files, who changed what when (the storage's history), and the
 pushes the server refused because the secret scanner flagged them — by rule, key, token id and
 time, never the text. Administrators also see the token list. The pages sit behind the same
 bearer tokens as the API: a browser signs in once by pasting its token, which then travels in an
@@ -52,6 +52,7 @@ class Refusal:
     label: str
     line: int
     token: str  # the pushing token's id
+    by: str = ""  # the pushing token's name, when it has one
 
 
 class RefusalLog:
@@ -61,7 +62,7 @@ class RefusalLog:
         self._items: deque[Refusal] = deque(maxlen=capacity)
         self._lock = threading.Lock()
 
-    def record(self, repo: str, findings: Iterable[Mapping[str, Any]], *, token: str | None) -> None:
+    def record(self, repo: str, findings: Iterable[Mapping[str, Any]], *, token: str | None, by: str = "") -> None:
         now = utc_now_iso()
         with self._lock:
             for finding in findings:
@@ -74,6 +75,7 @@ class RefusalLog:
                         label=str(finding.get("label", "")),
                         line=int(finding.get("line", 0)),
                         token=token_id(token),
+                        by=by,
                     )
                 )
 
@@ -156,8 +158,7 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
                 {"key": key, "bytes": len(text.encode("utf-8")), "checksum": state.entry_checksums.get(key, "")}
                 for key, text in sorted(state.entries.items())
             ]
-        history_of = getattr(storage, "history", None)
-        history = await run_in_threadpool(history_of, repo, limit=_HISTORY_ROWS) if history_of else None
+        history = await run_in_threadpool(lambda: storage.history(repo, limit=_HISTORY_ROWS))
         return render(
             request,
             "dash_repo.html",

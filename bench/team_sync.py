@@ -1,8 +1,9 @@
 """Team-memory sync benchmark: push cost, concurrent pushers, history growth, server throughput.
 
-    python bench/team_sync.py [--postgres postgresql://postgres@127.0.0.1:5432/postgres] [--quick] [--runs N]
+    python bench/team_sync.py [--postgres URL] [--quick] [--runs N] [--parts push,concurrent,history,throughput]
 
-Every figure is the median of ``--runs`` repeated runs (default 3), each on a fresh database.
+Every timed figure is the median of ``--runs`` repeated runs (default 3), each on a fresh database;
+database sizes come from one run, since a fixed sequence of writes gives the same size every time.
 Part 1: first push, then a push after changing 1% of the files, for 1,000 and 10,000 files
 (bytes sent against the bytes of the changed files and against the total, batches, seconds),
 against `memdir team serve` on SQLite.
@@ -304,29 +305,31 @@ def main() -> None:
     parser.add_argument("--postgres", default=os.environ.get("MEMDIR_TEST_POSTGRES"), help="admin URL of a cluster")
     parser.add_argument("--quick", action="store_true", help="1,000 files only and 2 s per throughput run")
     parser.add_argument("--runs", type=int, default=3, help="repeated runs per figure; the median is reported")
+    parser.add_argument("--parts", default="push,concurrent,history,throughput", help="comma-separated parts to run")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "team_sync.json"))
     args = parser.parse_args()
     runs = max(1, args.runs)
+    parts = set(args.parts.split(","))
+    body: dict[str, object] = {"runs": runs, "threads": THREADS}
     with tempfile.TemporaryDirectory(prefix="memdir-bench-") as tmp:
         workdir = Path(tmp)
         sizes = (1000,) if args.quick else (1000, 10_000)
-        pushes = [row for files in sizes for row in median_rows(lambda f=files: push_rows(f, workdir), runs)]  # type: ignore[misc]
-        concurrent = median_rows(lambda: concurrent_rows(workdir), runs)
-        history = median_rows(lambda: history_rows(workdir, args.postgres, 2000 if args.quick else 10_000), runs)
-        rates = median_rows(lambda: throughput_rows(workdir, args.postgres, 2.0 if args.quick else 5.0), runs)
-    for rows in (pushes, concurrent, history, rates):
-        print(table(rows))
-        print()
+        if "push" in parts:
+            body["push"] = [row for files in sizes for row in median_rows(lambda f=files: push_rows(f, workdir), runs)]  # type: ignore[misc]
+        if "concurrent" in parts:
+            body["concurrent_pushers"] = median_rows(lambda: concurrent_rows(workdir), runs)
+        if "history" in parts:  # a database's size after a fixed sequence of writes is the same every run
+            body["history_growth"] = history_rows(workdir, args.postgres, 2000 if args.quick else 10_000)
+        if "throughput" in parts:
+            body["throughput"] = median_rows(
+                lambda: throughput_rows(workdir, args.postgres, 2.0 if args.quick else 5.0), runs
+            )
+    for rows in body.values():
+        if isinstance(rows, list):
+            print(table(rows))
+            print()
     out = Path(args.out)
     out.parent.mkdir(exist_ok=True)
-    body = {
-        "runs": runs,
-        "push": pushes,
-        "concurrent_pushers": concurrent,
-        "history_growth": history,
-        "throughput": rates,
-        "threads": THREADS,
-    }
     out.write_text(json.dumps(body, indent=2) + "\n", "utf-8")
     print(f"wrote {out} (every figure the median of {runs} runs)")
 

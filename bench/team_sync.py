@@ -93,7 +93,9 @@ def token_for(database_url: str) -> str:
 
 
 def push_rows(files: int, workdir: Path) -> list[dict[str, object]]:
-    database = f"sqlite:///{workdir / f'push-{files}.db'}"
+    workdir = workdir / f"push-{files}-{uuid.uuid4().hex[:6]}"  # a fresh database and clone for every run
+    workdir.mkdir()
+    database = f"sqlite:///{workdir / 'push.db'}"
     token = token_for(database)
     team = workdir / f"team-{files}"
     for n in range(files):
@@ -161,7 +163,9 @@ def hammer(urls: list[str], token: str, kind: str, seconds: float) -> float:
 
 
 def throughput_rows(workdir: Path, postgres: str | None, seconds: float) -> list[dict[str, object]]:
-    setups: list[tuple[str, str | None, int]] = [("SQLite, 1 process", f"sqlite:///{workdir / 'tp.db'}", 1)]
+    setups: list[tuple[str, str | None, int]] = [
+        ("SQLite, 1 process", f"sqlite:///{workdir / f'tp-{uuid.uuid4().hex[:6]}.db'}", 1)
+    ]
     if postgres:
         setups += [("PostgreSQL, 1 process", None, 1), ("PostgreSQL, 2 processes", None, 2)]
     rows: list[dict[str, object]] = []

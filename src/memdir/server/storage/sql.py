@@ -69,6 +69,8 @@ SCHEMA = (
         PRIMARY KEY (repo, key, version)
     )""",
     "CREATE INDEX IF NOT EXISTS team_history_by_version ON team_history (repo, version)",
+    # Tombstones are read on every GET: find a repository's delete rows without scanning its history.
+    "CREATE INDEX IF NOT EXISTS team_history_deletes ON team_history (repo, deleted)",
 )
 TOKEN_NAME_COLUMN = "ALTER TABLE team_tokens ADD COLUMN name TEXT NOT NULL DEFAULT ''"
 """Added after the first release; each back end runs it when the column is missing."""

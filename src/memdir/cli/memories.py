@@ -52,6 +52,8 @@ def add(state: CliState, type_: str, name: str, description: str, body: str, fil
     except MemoryExists as exc:
         existing = state.memory_dir.relative(exc.path) if exc.path else file_
         fail(f"{existing} already exists; add --force to replace it, or --file NAME to save under another name")
+    if result.index_refused is not None:
+        click.echo(f"memdir: saved {result.file} without an index line: {result.index_refused}", err=True)
     if not is_terminal(sys.stdout):
         click.echo(result.path)  # piped: the path alone, for scripts (path=$(memdir add ...))
         return

@@ -78,6 +78,8 @@ def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dic
         "index_file": result.index_file,
         "index_changed": result.index_changed,
     }
+    if result.index_refused is not None:
+        payload["index_refused"] = result.index_refused
     if entry is not None:
         payload["index_line"] = entry.render()
     return payload

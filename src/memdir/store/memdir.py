@@ -59,13 +59,19 @@ WriteGuard = Callable[[str, str], None]
 
 @dataclass(frozen=True)
 class SaveResult:
-    """What a save did: the file written and whether the index changed."""
+    """What a save did: the file written and whether the index changed.
+
+    ``index_refused`` says why the memory got no index line although one was asked for (the index
+    is full for the Claude Code release in use): the memory itself is always kept, because it is
+    the user's data and recall finds it without a line.
+    """
 
     file: str
     path: str
     created: bool
     index_file: str
     index_changed: bool
+    index_refused: str | None = None
 
 
 @dataclass(frozen=True)
@@ -328,15 +334,24 @@ class MemoryDir:
                     path=path,
                 )
             entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
+            refused: str | None = None
             if index:
-                self._check_index_room(index_path, lambda text: upsert_entry(text, entry))
+                try:
+                    self._check_index_room(index_path, lambda text: upsert_entry(text, entry))
+                except MemoryFormatError as exc:
+                    refused = str(exc)
             atomic_write(path, content)
             self._sweep(os.path.dirname(path), os.path.dirname(index_path))
             changed = False
-            if index:
+            if index and refused is None:
                 changed = self._rewrite_index(index_path, lambda text: upsert_entry(text, entry))
         return SaveResult(
-            file=rel, path=path, created=created, index_file=self.relative(index_path), index_changed=changed
+            file=rel,
+            path=path,
+            created=created,
+            index_file=self.relative(index_path),
+            index_changed=changed,
+            index_refused=refused,
         )
 
     def as_written(self, memory: Memory) -> Memory:

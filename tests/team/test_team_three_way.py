@@ -298,3 +298,19 @@ def test_the_watcher_keeps_an_unpushed_edit_and_brings_in_teammates_changes(
         stop.set()
         watcher.join(TIMEOUT)
     assert server_entries(team_server)[copy] == "v2 mine, not pushed\n"
+
+
+def test_deleting_one_file_of_a_small_folder_is_not_held_but_two_of_three_are(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    a = tmp_path / "a" / "team"
+    for n in range(3):
+        write(a, f"n{n}.md", f"{n}\n")
+    sync(make_team_client(), SyncState(), str(a))
+    (a / "n0.md").unlink()
+    assert len(push(make_team_client(), SyncState(), str(a)).deleted) == 1
+    (a / "n1.md").unlink()
+    (a / "n2.md").unlink()
+    held = push(make_team_client(), SyncState(), str(a))
+    assert len(held.held_deletions) == 2 and held.deleted == ()
+    assert sorted(server_entries(team_server)) == ["n1.md", "n2.md"]

@@ -52,8 +52,13 @@ _BLOCKED = _BOTH | {Change.DELETED_HERE_EDITED_THERE}
 
 
 def is_mass_delete(deletions: int, folder_files: int) -> bool:
-    """More than 10 files, or more than a quarter of the folder, in one go."""
-    return deletions > MASS_DELETE_FILES or (deletions > 0 and deletions * 4 > folder_files)
+    """More than 10 files, or more than a quarter of the folder, in one go.
+
+    Deleting one file is never a mass delete: in a folder of two or three files the quarter rule
+    would otherwise hold every single deletion, and a held deletion the user meant is friction that
+    teaches them to pass --allow-mass-delete by habit, which defeats the hold.
+    """
+    return deletions > MASS_DELETE_FILES or (deletions > 1 and deletions * 4 > folder_files)
 
 
 def mass_delete_message(count: int, folder_files: int, where: str, flag: str = "--allow-mass-delete") -> str:

@@ -21,7 +21,8 @@ NEEDS_MODEL = "needs a model: run against a local Anthropic-compatible server be
 NOT_RUN = {
     r"^make (demo|test)\b": "the set-up commands themselves",
     r"--selector llm|^memdir (extract|session|dream)\b": NEEDS_MODEL,
-    r"^memdir team (serve|sync)\b": "needs a team server (covered against local servers in tests/team)",
+    r"^memdir team (serve|sync|log|restore)\b": "needs a team server (covered against local servers in tests/team)",
+    r"^memdir ui\b": "a long-running web server (tests/ui drive it in chromium)",
     r"^memdir team token create\b": "needs the team server's database (covered in tests/server)",
     r"^MEMDIR_TEAM_SERVER=.* memdir team watch\b": "a long-running watcher against a server",
 }

@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
 
 from memdir.cli.main import cli
+from memdir.cli.terminal import is_terminal, print_table
 from memdir.errors import MemdirError
 from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, open_storage
 from memdir.team import sync as sync_ops
@@ -418,10 +420,14 @@ def status_command(server: str | None, secret: str | None, repo: str | None, as_
     version = "none (nothing stored yet)" if report.server_version is None else str(report.server_version)
     click.echo(f"server:      version {version}, checksum {report.server_checksum or '-'}")
     click.echo(f"would push:  {len(report.would_push)} file(s)")
-    for name, keys in report.classes.items():
-        click.echo(f"{name}: {len(keys)}")
-        for key in keys:
-            click.echo(f"  {key}")
+    if is_terminal(sys.stdout):  # one row per changed key, grouped by how it stands
+        rows = [(name, key) for name, keys in report.classes.items() for key in keys]
+        print_table(None, ("how it stands", "file"), rows, lambda row: "\t".join(row))
+    else:
+        for name, keys in report.classes.items():
+            click.echo(f"{name}: {len(keys)}")
+            for key in keys:
+                click.echo(f"  {key}")
     for skip in report.skipped_secrets:
         click.echo(f"never pushed (potential secrets: {', '.join(skip['labels'])}): {skip['file']}")
 

@@ -254,7 +254,7 @@ def test_every_tool_result_shows_claude_code_what_its_text_says(tmp_path, env):
         assert text == json.dumps(structured, indent=2, ensure_ascii=False) or text in structured.values()
     recalled = _visible_to_a_model(results[1])
     assert "A mocked database hid a broken migration." in recalled
-    assert "Memory (saved today)" in recalled
+    assert "feedback_real_db_in_tests.md:" in recalled
     assert "A mocked database hid a broken migration." in _visible_to_a_model(results[3])
     for tool in tools:
         # A declared output schema would make clients insist on structured results matching it.
@@ -304,3 +304,32 @@ def test_memdir_mcp_serves_streamable_http(tmp_path, env):
         process.stderr.close()
     assert saved.structured_content["status"] == "created"
     assert [m["file"] for m in listed.structured_content["memories"]] == ["feedback_real_db_in_tests.md"]
+
+
+@pytest.mark.parametrize(
+    ("version", "header"),
+    [("2.1.88", "Memory (saved today): "), ("2.1.330", "Memory: ")],
+)
+def test_recall_over_stdio_writes_the_header_of_the_claude_code_release_in_use(tmp_path, env, version, header):
+    claude = tmp_path / "claude"
+    claude.mkdir()
+    (claude / "settings.json").write_text(json.dumps({"memdir": {"claudeCodeVersion": version}}), encoding="utf-8")
+    mem = tmp_path / "mem"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memdir.cli", "--memory-dir", str(mem), "mcp"],
+        env={**env, FORBID_ENV_VAR: "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+        cwd=str(tmp_path),
+    )
+
+    async def main():
+        with anyio.fail_after(TIMEOUT):
+            async with Client(params) as client:
+                await client.call_tool("remember", REMEMBER)
+                return await client.call_tool("recall", {"query": "should the integration tests mock the database"})
+
+    text = anyio.run(main).structured_content["text"]
+    path = str(mem / "feedback_real_db_in_tests.md")
+    assert f"{header}{path}:" in text
+    if version == "2.1.330":
+        assert "saved today" not in text

@@ -158,7 +158,11 @@ def create_server(
     directory = memory_dir or open_memory_dir(config)
     # One session builds the selector from the settings (memdir.selector, memdir.model), on the first recall.
     session = MemorySession(config, memory_dir=directory, selector=selector)
-    toolbox = MemoryToolbox(directory, selector=lambda: session.selector)
+    toolbox = MemoryToolbox(
+        directory,
+        selector=lambda: session.selector,
+        dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
+    )
     server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_INSTRUCTIONS)
     read_only = ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False

@@ -94,11 +94,15 @@ class MemoryToolbox:
         *,
         selector: Selector | Callable[[], Selector] | None = None,
         clock: Callable[[], float] = time.time,
+        dated_headers: bool | Callable[[], bool] = True,
     ) -> None:
         """``selector`` may be a function that builds it: then it is built on the first recall, and a
         selector that cannot be built (the hybrid without the ``embed`` extra) fails that call with a
-        clear message instead of keeping the server from starting."""
+        clear message instead of keeping the server from starting. ``dated_headers`` follows the
+        Claude Code release in use (see :class:`Recaller`); a function is asked on the first recall,
+        so finding the release never delays the server's start."""
         self.memory_dir = memory_dir
+        self._dated_headers = dated_headers
         self._selector = selector
         self._clock = clock
         self._recaller: Recaller | None = None
@@ -107,7 +111,8 @@ class MemoryToolbox:
     def recaller(self) -> Recaller:
         if self._recaller is None:
             chosen = self._selector() if callable(self._selector) else self._selector
-            self._recaller = Recaller(self.memory_dir, selector=chosen, clock=self._clock)
+            dated = self._dated_headers() if callable(self._dated_headers) else self._dated_headers
+            self._recaller = Recaller(self.memory_dir, selector=chosen, clock=self._clock, dated_headers=dated)
         return self._recaller
 
     # -- finding files -------------------------------------------------------------------

@@ -314,3 +314,16 @@ def test_deleting_one_file_of_a_small_folder_is_not_held_but_two_of_three_are(
     held = push(make_team_client(), SyncState(), str(a))
     assert len(held.held_deletions) == 2 and held.deleted == ()
     assert sorted(server_entries(team_server)) == ["n1.md", "n2.md"]
+
+
+def test_a_push_reports_progress_per_acknowledged_batch_up_to_every_file(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    a = tmp_path / "a" / "team"
+    for n in range(30):
+        write(a, f"n{n:02}.md", f"{n}\n" + "x" * 40_000)  # about 1.2 MB: more than one PUT batch
+    heard: list[tuple[int, int]] = []
+    pushed = push(make_team_client(), SyncState(), str(a), progress=lambda done, total: heard.append((done, total)))
+    assert pushed.uploaded == 30 and pushed.batches == len(heard) >= 2
+    assert [total for _, total in heard] == [30] * len(heard)
+    assert [done for done, _ in heard] == sorted(done for done, _ in heard) and heard[-1] == (30, 30)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import click
 
 from memdir.cli.main import cli
-from memdir.cli.terminal import is_terminal, print_table
+from memdir.cli.terminal import is_terminal, print_table, progress
 from memdir.errors import MemdirError
 from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, open_storage
 from memdir.team import sync as sync_ops
@@ -367,8 +367,8 @@ def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool
 @_MASS_DELETE_OPTION
 def push(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
     """Upload what changed in team/ (edits, new files, deletions); server changes are never overwritten."""
-    with _session(server, secret, repo) as (client, team_dir):
-        result = sync_ops.push(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete)
+    with _session(server, secret, repo) as (client, team_dir), progress("pushing team memory") as bar:
+        result = sync_ops.push(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete, progress=bar)
     _report_push(result, team_dir)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
@@ -387,8 +387,8 @@ def sync_command(
     server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool
 ) -> None:
     """Pull, then push, three-way: one-sided changes flow, two-sided ones are merged or kept as a conflict copy."""
-    with _session(server, secret, repo) as (client, team_dir):
-        report = sync_ops.sync(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete)
+    with _session(server, secret, repo) as (client, team_dir), progress("pushing team memory") as bar:
+        report = sync_ops.sync(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete, progress=bar)
     pulled, pushed = report.pull, report.push
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))

@@ -271,6 +271,7 @@ def push(
     deadline: float = PUSH_DEADLINE,
     sleep: Callable[[float], None] = time.sleep,
     jitter: Callable[[], float] = random.random,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PushResult:
     """Upload what changed here: edits and new files, and deletions as tombstones.
 
@@ -278,6 +279,8 @@ def push(
     ``memdir team sync`` reconciles them). A 412 (someone pushed meanwhile) re-reads the server's
     hashes, re-classifies and tries again with jittered exponential backoff until ``deadline``
     seconds have passed. Batches already acknowledged stay committed and recorded.
+    ``progress(done, total)`` hears of every acknowledged batch (files sent so far, files to send),
+    so a terminal can draw a bar for a large first push.
     """
     started = time.monotonic()
     uploaded: dict[str, None] = {}
@@ -315,6 +318,7 @@ def push(
         if not delta:
             return result()
         batches = batch_delta_by_bytes(delta)
+        keys_sent = 0
         conflicted = False
         for index, batch in enumerate(batches):
             entries = {key: text for key in batch if (text := delta[key]) is not None}
@@ -341,6 +345,9 @@ def push(
                     committed[key] = None
                     deleted[key] = None
             update_base(team_dir, client.endpoint.server, client.endpoint.repo, committed)
+            keys_sent += len(batch)
+            if progress is not None:
+                progress(keys_sent, len(delta))
         if not conflicted:
             return result()
         elapsed = time.monotonic() - started
@@ -425,6 +432,7 @@ def sync(
     *,
     allow_mass_delete: bool = False,
     deadline: float = PUSH_DEADLINE,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
     """A pull that ignores the ETag cache, then a push; again while the server moved in between
     (so keys someone changed during the sync are reconciled too), until ``deadline``."""
@@ -434,7 +442,9 @@ def sync(
         pulled = pull(client, state, team_dir, skip_etag_cache=True, allow_mass_delete=allow_mass_delete)
         pulls.append(pulled)
         remaining = max(1.0, deadline - (time.monotonic() - started))
-        pushed = push(client, state, team_dir, allow_mass_delete=allow_mass_delete, deadline=remaining)
+        pushed = push(
+            client, state, team_dir, allow_mass_delete=allow_mass_delete, deadline=remaining, progress=progress
+        )
         unsettled = [key for key, _why in pushed.not_pushed]
         if not unsettled or time.monotonic() - started >= deadline or len(pulls) >= 5:
             return SyncReport(_combine(pulls), pushed)

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import memdir.cli
+from memdir.cli.hook_entry import HookCall, hook_call
 from memdir.cli.main import COMMAND_MODULES, cli
 
 
@@ -17,7 +18,7 @@ def test_every_command_is_listed_with_the_module_that_defines_it():
     assert defined == {name: f"memdir.cli.{module}" for name, module in COMMAND_MODULES.items()}
 
 
-def test_a_hook_process_imports_neither_other_commands_nor_the_sdks_nor_the_server(tmp_path):
+def test_a_hook_process_imports_neither_click_nor_other_commands_nor_the_sdks_nor_the_server(tmp_path):
     code = (
         "import sys, json\n"
         "from memdir.cli import main\n"
@@ -25,7 +26,7 @@ def test_a_hook_process_imports_neither_other_commands_nor_the_sdks_nor_the_serv
         "    main()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('memdir'))), file=sys.stderr)\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
     )
     hook = {"session_id": "s1", "cwd": str(tmp_path), "prompt": "how do we deploy the api?"}
     done = subprocess.run(
@@ -38,6 +39,9 @@ def test_a_hook_process_imports_neither_other_commands_nor_the_sdks_nor_the_serv
     )
     loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
     unwanted = {
+        "click",
+        "memdir.cli.main",
+        "memdir.cli.hooks",
         "memdir.cli.team",
         "memdir.cli.mcp",
         "memdir.cli.session",
@@ -50,4 +54,33 @@ def test_a_hook_process_imports_neither_other_commands_nor_the_sdks_nor_the_serv
         "memdir.session.memory",
     }
     assert loaded & unwanted == set()
-    assert "memdir.cli.hooks" in loaded
+    assert "memdir.integrations.hooks" in loaded
+
+
+def test_hook_command_lines_that_the_fast_entry_does_not_follow_go_to_click(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x", encoding="utf-8")
+    assert hook_call(["hook", "stop"]) == HookCall("stop", None, None)
+    assert hook_call(["--memory-dir", "/m", "--project=/p", "hook", "user-prompt-submit"]) == HookCall(
+        "user-prompt-submit", "/p", "/m"
+    )
+    for argv in (
+        ["hook", "--help"],
+        ["hook", "bogus"],
+        ["hook"],
+        ["hook", "stop", "extra"],
+        ["--project", "/a", "--project", "/b", "hook", "stop"],
+        ["--project", str(a_file), "hook", "stop"],
+        ["--memory-dir=", "hook", "stop"],
+        ["--verbose", "hook", "stop"],
+        ["hooks", "install"],
+    ):
+        assert hook_call(argv) is None, argv
+
+
+def test_the_hook_command_fails_open_the_same_way_through_click(tmp_path):
+    from click.testing import CliRunner
+
+    done = CliRunner().invoke(cli, ["--memory-dir", str(tmp_path), "hook", "user-prompt-submit"], input="{not json")
+    assert done.exit_code == 0
+    assert done.output.startswith("memdir hook user-prompt-submit: JSONDecodeError: ")

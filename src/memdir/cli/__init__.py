@@ -2,10 +2,39 @@
 
 Importing a command module registers its commands on the root group; the root group imports the
 module of the command being run, and no other (see :data:`memdir.cli.main.COMMAND_MODULES`).
+``memdir hook <event>``, which Claude Code runs for every prompt, skips click altogether (see
+:mod:`memdir.cli.hook_entry`), so this package imports click only when ``cli`` is asked for.
 """
 
 from __future__ import annotations
 
-from memdir.cli.main import cli, main
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memdir.cli.main import cli
 
 __all__ = ["cli", "main"]
+
+
+def main() -> None:
+    """The console script: a hook call runs directly, every other command line goes to click."""
+    argv = sys.argv[1:]
+    if "hook" in argv:
+        from memdir.cli.hook_entry import hook_call, run_hook_command
+
+        call = hook_call(argv)
+        if call is not None:
+            run_hook_command(call.event, project=call.project, memory_dir=call.memory_dir)
+            sys.exit(0)
+    from memdir.cli.main import main as click_main
+
+    click_main()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "cli":
+        from memdir.cli.main import cli
+
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import sys
-
 import click
 
+from memdir.cli.hook_entry import run_hook_command
 from memdir.cli.main import CliState, cli, pass_state
-from memdir.integrations.hooks import HOOK_EVENTS, run_hook
+from memdir.integrations.hooks import HOOK_EVENTS
 from memdir.integrations.hooks_install import SCOPES, Scope, install_hooks, uninstall_hooks
 
 __all__ = ["hook", "hooks"]
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 @cli.command(
@@ -32,15 +26,7 @@ def hook(state: CliState, event: str) -> None:
 
     Always exits 0: an error is one line on stderr and Claude Code carries on without memdir.
     """
-    try:
-        raw = sys.stdin.read()
-        data = json.loads(raw) if raw.strip() else {}
-        result = run_hook(event, data, project=state.project, memory_dir=state.memory_dir_option)
-    except Exception as exc:  # noqa: BLE001 - hooks fail open: log one line, never break the session
-        click.echo(_one_line(f"memdir hook {event}: {type(exc).__name__}: {exc}"), err=True)
-        return
-    if result.output is not None:
-        click.echo(json.dumps(result.output, ensure_ascii=False))
+    run_hook_command(event, project=state.project, memory_dir=state.memory_dir_option)
 
 
 @cli.group(

@@ -62,3 +62,23 @@ def test_a_release_that_reads_no_nested_type_gets_that_file_untagged(tmp_path):
         "- [user] b.md (1970-01-01T00:00:00.000Z): d",
     ]
     assert format_manifest(headers).startswith("- [user] a.md")
+
+
+def test_the_derived_index_gives_a_release_before_2_1_330_the_same_manifest_as_a_scan(tmp_path):
+    from memdir.store.index_db import MemoryIndex
+    from memdir.store.scan import scan_memory_files
+
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "a.md").write_text("---\ndescription: d\nmetadata:\n  type: user\n---\nx\n", encoding="utf-8")
+    (mem / "b.md").write_text("---\ndescription: d\ntype: user\n---\nx\n", encoding="utf-8")
+    for name in ("a.md", "b.md"):
+        os.utime(mem / name, (0, 0))
+    scanned = sorted(format_manifest(scan_memory_files(str(mem)), nested_types=False).splitlines())
+    db = str(tmp_path / "index.sqlite3")
+    with MemoryIndex(str(mem), db) as index:
+        built = sorted(format_manifest(index.headers(), nested_types=False).splitlines())
+    with MemoryIndex(str(mem), db) as index:  # a later process reads the headers back from the index
+        reloaded = sorted(format_manifest(index.headers(), nested_types=False).splitlines())
+    assert built == reloaded == scanned
+    assert "- a.md (1970-01-01T00:00:00.000Z): d" in scanned

@@ -40,8 +40,9 @@ from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths,
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path", "index_path"]
 
 # 2: headers read the type nested under metadata:; 3: Chinese, Japanese, Korean and Thai text is
-# indexed as pairs of characters (spaced_pairs).
-SCHEMA_VERSION = "3"
+# indexed as pairs of characters (spaced_pairs); 4: headers keep whether the type came from
+# metadata: (nested_type), which releases before 2.1.330 do not read.
+SCHEMA_VERSION = "4"
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
 FTS_WEIGHTS = (2.5, 3.0, 1.0)
 _BODY_CHARS = 32 * 1024
@@ -59,6 +60,7 @@ CREATE TABLE IF NOT EXISTS memories(
     name TEXT,
     description TEXT,
     type TEXT,
+    nested_type INTEGER NOT NULL DEFAULT 0,
     preview TEXT NOT NULL,
     body TEXT NOT NULL,
     hash TEXT NOT NULL
@@ -229,8 +231,10 @@ class MemoryIndex(RankerCaches):
     def _load_headers(self, conn: sqlite3.Connection) -> dict[str, MemoryHeader]:
         headers: dict[str, MemoryHeader] = {}
         self._stamps = {}
-        rows = conn.execute("SELECT id, file, mtime_ns, size, name, description, type, preview FROM memories")
-        for rowid, file, mtime_ns, size, name, description, kind, preview in rows:
+        rows = conn.execute(
+            "SELECT id, file, mtime_ns, size, name, description, type, nested_type, preview FROM memories"
+        )
+        for rowid, file, mtime_ns, size, name, description, kind, nested, preview in rows:
             self._stamps[file] = (rowid, mtime_ns, size)
             headers[file] = MemoryHeader(
                 filename=file,
@@ -241,6 +245,7 @@ class MemoryIndex(RankerCaches):
                 type=parse_memory_type(kind),
                 name=name,
                 preview=preview,
+                nested_type=bool(nested),
             )
         return headers
 
@@ -289,6 +294,7 @@ class MemoryIndex(RankerCaches):
                     header.name,
                     header.description,
                     kind,
+                    int(header.nested_type),
                     header.preview,
                     body,
                     digest,
@@ -297,16 +303,16 @@ class MemoryIndex(RankerCaches):
                     updated += 1
                     rowid = stamps[rel][0]
                     conn.execute(
-                        "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, preview=?, body=?, "
-                        "hash=? WHERE id=?",
+                        "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
+                        "preview=?, body=?, hash=? WHERE id=?",
                         (*values, rowid),
                     )
                     conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
                 else:
                     added += 1
                     cursor = conn.execute(
-                        "INSERT INTO memories(file, mtime_ns, size, name, description, type, preview, body, hash) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, preview, "
+                        "body, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (rel, *values),
                     )
                     rowid = int(cursor.lastrowid or 0)

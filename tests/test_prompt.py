@@ -1,4 +1,6 @@
+import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -128,3 +130,24 @@ def test_user_context_wraps_blocks_in_a_system_reminder(blocks):
             "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n"
         )
         assert rendered.endswith("</system-reminder>")
+
+
+def test_for_2_1_330_the_how_to_save_example_puts_the_type_under_metadata():
+    text = build_memory_prompt(replace(AUTO, nested_frontmatter=True))
+    check_snapshot("prompt_auto_2_1_330.md", text)
+    assert "metadata:\n  type: {{user, feedback, project or reference}}\n---" in text
+    assert "\ntype: {{" not in text
+    skipped = build_memory_prompt(PromptConfig(memory_dir="/m/", skip_index=True, nested_frontmatter=True))
+    assert "metadata:\n  type: {{user, feedback, project or reference}}\n---" in skipped
+
+
+@pytest.mark.parametrize(("version", "type_line"), [("2.1.88", "\ntype: {{"), ("2.1.330", "\n  type: {{")])
+def test_the_session_prompt_shows_the_frontmatter_of_the_claude_code_release_in_use(tmp_path, version, type_line):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"memdir": {"claudeCodeVersion": version}}), encoding="utf-8")
+    (tmp_path / "proj").mkdir()
+    environ = {"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path)}
+    section = MemorySession(resolve_config(str(tmp_path / "proj"), env=environ)).system_prompt_section()
+    assert section is not None and type_line in section
+    assert ("metadata:" in section) is (version == "2.1.330")

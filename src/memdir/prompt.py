@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from memdir.model.index import truncate_entrypoint_content
 from memdir.model.markdown import strip_block_html_comments
 from memdir.model.memory import parse_frontmatter
-from memdir.templates import render_template
+from memdir.templates import frontmatter_type, render_template
 
 __all__ = [
     "AUTO_MEM_DESCRIPTION",
@@ -43,6 +43,7 @@ class PromptConfig:
     transcripts_dir: str | None = None  # <configHome>/projects/<sanitized cwd>/
     shell_search: bool = False  # describe searches as grep commands instead of Grep tool calls
     daily_log: bool = False  # long-lived session: append to daily logs, MEMORY.md read-only
+    nested_frontmatter: bool = False  # the release keeps a memory's type under metadata: (2.1.330)
 
 
 def _search_hint(directory: str, glob: str, shell: bool) -> str:
@@ -92,10 +93,13 @@ def build_memory_lines(cfg: PromptConfig) -> list[str]:
         else ""
     )
     blocks.append(render_template("what_not_to_save", teamBullet=team_bullet))
+    type_field = frontmatter_type(nested=cfg.nested_frontmatter)
     if cfg.skip_index:
-        blocks.append(render_template("how_to_save_skip_index"))
+        blocks.append(render_template("how_to_save_skip_index", typeField=type_field))
     else:
-        blocks.append(render_template("how_to_save_combined" if team else "how_to_save", **variables))
+        blocks.append(
+            render_template("how_to_save_combined" if team else "how_to_save", **variables, typeField=type_field)
+        )
     blocks.append(render_template("when_to_access_combined" if team else "when_to_access"))
     blocks.append(render_template("before_recommending"))
     blocks.append(render_template("persistence"))

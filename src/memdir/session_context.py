@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from memdir.config import MemoryConfig, open_memory_dir
+from memdir.model.memory import FrontmatterLayout
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
 from memdir.recall.selector import Selector
 from memdir.store.files import ensure_dir
@@ -113,6 +114,7 @@ class MemorySession:
             search_past_context=cfg.search_past_context,
             transcripts_dir=cfg.transcripts_dir,
             daily_log=cfg.daily_log,
+            nested_frontmatter=cfg.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
         )
 
     def system_prompt_section(self) -> str | None:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-__all__ = ["load_template", "render_template", "substitute_variables"]
+__all__ = ["frontmatter_type", "load_template", "render_template", "substitute_variables"]
 
 _MARKER = re.compile(r"\{\{(\w+)\}\}")
 # Read with open(), not importlib.resources: that import alone cost every hook process milliseconds.
@@ -40,3 +40,12 @@ def load_template(name: str) -> str:
 
 def render_template(name: str, **variables: str) -> str:
     return substitute_variables(load_template(name), variables)
+
+
+def frontmatter_type(*, nested: bool, value: str = "{{user, feedback, project or reference}}", indent: str = "") -> str:
+    """The frontmatter that gives a memory's type in a prompt's example, as the Claude Code release
+    in use writes it: ``type:`` at the top level, or (``nested``, 2.1.330 on) inside ``metadata:``.
+    ``indent`` is put before every line but the first, which the template already indents."""
+    if nested:
+        return f"metadata:\n{indent}  type: {value}"
+    return f"type: {value}"

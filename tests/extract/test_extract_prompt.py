@@ -59,3 +59,11 @@ def test_the_user_message_holds_the_rendered_conversation_and_the_date():
     assert text.startswith("Today's date is 2026-03-10.")
     assert "<user>\nwe deploy on Fridays\n</user>" in text and '[tool call Bash: {"command": "make"}]' in text
     check_snapshot("extract_user_message.md", text)
+
+
+def test_for_2_1_330_the_extraction_prompt_puts_the_type_under_metadata():
+    cfg = ExtractionPromptConfig(memory_dir=MEM, nested_frontmatter=True)
+    text = build_extraction_prompt(cfg, manifest=MANIFEST, message_count=6)
+    check_snapshot("extract_prompt_auto_2_1_330.md", text)
+    assert "metadata:\n  type: {{user, feedback, project or reference}}\n---" in text
+    assert "\ntype: {{" not in text

@@ -3,7 +3,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from memdir.prompt import PromptConfig, build_memory_prompt
-from memdir.templates import render_template
+from memdir.templates import frontmatter_type, render_template
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -32,10 +32,22 @@ def test_the_daily_log_prompt_without_index_drops_only_the_memory_md_section():
 
 
 def test_the_dream_prompts_match_their_snapshots():
-    system = render_template("dream_consolidation", memoryDir="/m/", transcriptsDir="/t/", maxTurns="30")
+    flat = frontmatter_type(nested=False, value="user | feedback | project | reference", indent="  ")
+    system = render_template(
+        "dream_consolidation", memoryDir="/m/", transcriptsDir="/t/", maxTurns="30", typeField=flat
+    )
     task = render_template("dream_task", sessionCount="1", sessions="- abc", logCount="0", logs="- (none)")
     check_snapshot("dream_system.md", system)
     check_snapshot("dream_task.md", task)
     for phase in ("Phase 1: orient", "Phase 2: gather", "Phase 3: consolidate", "Phase 4: prune and index"):
         assert phase in system
     assert "200 lines" in system and "25KB" in system and "150 characters" in system
+
+
+def test_the_dream_prompt_for_2_1_330_puts_the_type_under_metadata():
+    nested = frontmatter_type(nested=True, value="user | feedback | project | reference", indent="  ")
+    system = render_template(
+        "dream_consolidation", memoryDir="/m/", transcriptsDir="/t/", maxTurns="30", typeField=nested
+    )
+    check_snapshot("dream_system_2_1_330.md", system)
+    assert "  metadata:\n    type: user | feedback | project | reference\n  ---" in system

@@ -40,6 +40,7 @@ from memdir.extract.result import ExtractionResult, memory_paths, team_paths
 from memdir.extract.window import window_since
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
 from memdir.llm.steps import arun_steps, run_steps
+from memdir.model.memory import FrontmatterLayout
 from memdir.paths import team_mem_path
 from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
@@ -77,6 +78,7 @@ class Extractor:
         *,
         team_enabled: bool = False,
         skip_index: bool = False,
+        nested_frontmatter: bool = False,
         every_turns: int = 1,
         max_turns: int = DEFAULT_MAX_TURNS,
         manifest_limit: int | None = DEFAULT_MANIFEST_LIMIT,
@@ -99,6 +101,7 @@ class Extractor:
             team_dir=team_mem_path(memory_dir.path) if team_enabled else None,
             skip_index=skip_index,
             max_turns=max_turns,
+            nested_frontmatter=nested_frontmatter,
         )
         self.every_turns = every_turns
         self.max_turns = max_turns
@@ -149,6 +152,7 @@ class Extractor:
             memory_dir or open_memory_dir(config),
             team_enabled=config.team_enabled,
             skip_index=config.skip_index,
+            nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
             **options,  # type: ignore[arg-type]
         )
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memdir.conversation import ConversationMessage, render_conversation
-from memdir.templates import render_template
+from memdir.templates import frontmatter_type, render_template
 
 __all__ = ["ExtractionPromptConfig", "build_conversation_message", "build_extraction_prompt"]
 
@@ -24,6 +24,7 @@ class ExtractionPromptConfig:
     team_dir: str | None = None  # set when team memory is on: the combined variant
     skip_index: bool = False
     max_turns: int = 5
+    nested_frontmatter: bool = False  # the release keeps a memory's type under metadata: (2.1.330)
 
 
 def build_extraction_prompt(cfg: ExtractionPromptConfig, *, manifest: str, message_count: int) -> str:
@@ -42,10 +43,13 @@ def build_extraction_prompt(cfg: ExtractionPromptConfig, *, manifest: str, messa
     blocks.append(render_template("types_combined" if team else "types_individual"))
     secrets_bullet = render_template("extract_team_secrets") if team else ""
     blocks.append(render_template("what_not_to_save", teamBullet=secrets_bullet))
+    type_field = frontmatter_type(nested=cfg.nested_frontmatter)
     if cfg.skip_index:
-        blocks.append(render_template("how_to_save_skip_index"))
+        blocks.append(render_template("how_to_save_skip_index", typeField=type_field))
     else:
-        blocks.append(render_template("how_to_save_combined" if team else "how_to_save", **variables))
+        blocks.append(
+            render_template("how_to_save_combined" if team else "how_to_save", **variables, typeField=type_field)
+        )
     return "\n\n".join(blocks) + "\n"
 
 

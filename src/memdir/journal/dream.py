@@ -28,9 +28,10 @@ from memdir.journal.gate import DreamGate, GateDecision, sessions_since
 from memdir.journal.lock import ConsolidationLock
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
 from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.memory import FrontmatterLayout
 from memdir.store.files import read_bytes_limited
 from memdir.store.memdir import MemoryDir
-from memdir.templates import render_template
+from memdir.templates import frontmatter_type, render_template
 
 __all__ = ["DreamReport", "arun_dream", "run_dream"]
 
@@ -244,6 +245,11 @@ def _prepare(
             memoryDir=config.memory_dir,
             transcriptsDir=config.transcripts_dir,
             maxTurns=str(turns),
+            typeField=frontmatter_type(
+                nested=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
+                value="user | feedback | project | reference",
+                indent="  ",
+            ),
         )
         task = render_template(
             "dream_task",

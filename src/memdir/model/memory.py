@@ -19,11 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-import yaml
-
 from memdir.errors import MemoryFormatError
+from memdir.model.core_schema import plain_is_string
 from memdir.model.text import utf16_len
-from memdir.model.yaml12 import load_yaml12, resolves_to_string
 
 __all__ = [
     "DESCRIPTION_SOFT_LIMIT",
@@ -146,6 +144,10 @@ def _quote_problematic_values(frontmatter: str) -> str:
 
 def _load(text: str) -> object:
     """Parse, or raise ``ValueError`` for anything the YAML engine refuses."""
+    import yaml  # only for frontmatter the fast reader below does not take
+
+    from memdir.model.yaml12 import load_yaml12
+
     try:
         return load_yaml12(text)
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
@@ -163,6 +165,59 @@ def _js_key(key: object) -> str:
     return str(key)
 
 
+# The fast reader's whole language: ``key: value`` lines of plain string scalars at the top level,
+# and one level of such lines, indented by spaces, under a ``key:`` line (Claude Code's
+# ``metadata:`` block). Values start with no YAML indicator and hold no comment, ``: ``, tab, control
+# or line-break character; anything else is left to the YAML reader.
+_SCALAR = (
+    "[^-?:,\\[\\]{}#&*!|>'\"%@`\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]"
+    "(?:[^#:\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]|:(?=[^\\s])| +(?=[^ ]))*"
+)
+_PLAIN_LINE_RE = re.compile(f"( *)([A-Za-z_][A-Za-z0-9_-]{{0,99}}):(?: +({_SCALAR}))?")
+
+
+def _plain_mapping(block: str) -> dict[str, object] | None:
+    """``block`` read without PyYAML when it is only plain ``key: value`` lines, else None.
+
+    A hook process reads hundreds of headers, and importing PyYAML alone cost several bare
+    interpreter starts; on everything it accepts this gives exactly what the YAML reader gives.
+    """
+    data: dict[str, object] = {}
+    section: dict[str, object] | None = None
+    indent = ""
+    for line in block.split("\n"):
+        if not line:
+            continue
+        match = _PLAIN_LINE_RE.fullmatch(line)
+        if match is None:
+            return None
+        lead, key, value = match.groups()
+        if not plain_is_string(key):
+            return None
+        if not lead:
+            if section is not None and not section:
+                return None  # ``key:`` with nothing under it
+            if key in data:
+                return None
+            if value is None:
+                section, indent = {}, ""
+                data[key] = section
+            else:
+                section = None
+                data[key] = value
+            continue
+        if section is None or value is None or (indent and lead != indent) or key in section:
+            return None
+        indent = lead
+        section[key] = value
+    if not data or (section is not None and not section):
+        return None
+    for value in [*data.values(), *(v for s in data.values() if isinstance(s, dict) for v in s.values())]:
+        if isinstance(value, str) and not plain_is_string(value):
+            return None
+    return data
+
+
 def parse_frontmatter(text: str) -> tuple[dict[str, object], str]:
     """Split ``text`` into its frontmatter mapping and the content after it.
 
@@ -174,6 +229,9 @@ def parse_frontmatter(text: str) -> tuple[dict[str, object], str]:
         return {}, text
     block = match.group(1)
     content = text[match.end() :]
+    plain = _plain_mapping(block)
+    if plain is not None:
+        return plain, content
     try:
         data = _load(block)
     except ValueError:
@@ -195,6 +253,8 @@ def _plain_ok(text: str, *, flow: bool) -> bool:
         return False
     if ": " in text or text.endswith(":") or "---" in text:
         return False
+    from memdir.model.yaml12 import resolves_to_string
+
     return resolves_to_string(text)
 
 

@@ -13,17 +13,14 @@ import re
 import yaml
 from yaml.nodes import ScalarNode
 
+from memdir.model.core_schema import BOOL_RE as _BOOL_RE
+from memdir.model.core_schema import FLOAT_RE as _FLOAT_RE
+from memdir.model.core_schema import INT_RE as _INT_RE
+from memdir.model.core_schema import NULL_RE as _NULL_RE
+
 __all__ = ["CoreSchemaResolver", "Yaml12Loader", "load_yaml12", "resolves_to_string"]
 
 _STR_TAG = "tag:yaml.org,2002:str"
-
-_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT_RE = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-)
 
 
 class CoreSchemaResolver(yaml.resolver.BaseResolver):

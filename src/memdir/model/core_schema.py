@@ -1,0 +1,25 @@
+"""The YAML 1.2 core schema's implicit types, as patterns that need no YAML library.
+
+A plain scalar matching one of these reads as null, a boolean, an integer or a float; any other
+plain scalar is a string. Shared by the YAML reader (:mod:`memdir.model.yaml12`) and the
+frontmatter reader's fast path, which must agree with it exactly.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["BOOL_RE", "FLOAT_RE", "INT_RE", "NULL_RE", "plain_is_string"]
+
+NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+FLOAT_RE = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+
+
+def plain_is_string(text: str) -> bool:
+    """True when ``text`` written as a plain scalar reads as a string in the 1.2 core schema."""
+    return not any(pattern.match(text) for pattern in (NULL_RE, BOOL_RE, INT_RE, FLOAT_RE))

@@ -46,16 +46,10 @@ class PostgresStorage(SqlStorage):
             raise ConfigError(
                 "PostgreSQL storage needs psycopg: pip install 'memdir[postgres]'", rule="missing-extra"
             ) from exc
-        # check: a pooled connection is tested before it is handed out, so the connections a
-        # PostgreSQL restart left dead are replaced instead of failing the next requests.
+        # No check on checkout (it costs a round trip per transaction): a connection a PostgreSQL
+        # restart left dead fails its BEGIN, and _transaction then checks the pool and retries once.
         self._pool = ConnectionPool(
-            url,
-            min_size=1,
-            max_size=max_connections,
-            open=True,
-            kwargs={"autocommit": True},
-            check=ConnectionPool.check_connection,
-            timeout=10.0,
+            url, min_size=1, max_size=max_connections, open=True, kwargs={"autocommit": True}, timeout=10.0
         )
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
@@ -65,16 +59,31 @@ class PostgresStorage(SqlStorage):
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Cursor]:
+        """A transaction on a pooled connection; the isolation level rides on the BEGIN itself.
+
+        A failure before the block starts (the BEGIN on a connection a restart killed) is retried
+        once after the pool has tested and replaced its idle connections; nothing was sent then, so
+        the retry cannot apply anything twice. A failure once the block runs, or at COMMIT, is
+        never retried: the caller gets StorageUnavailable and the client retries the whole request.
+        """
         import psycopg
         import psycopg_pool
 
-        try:
-            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-                if not write:
-                    cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                yield _Placeholders(cur)
-        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
-            raise StorageUnavailable(f"the PostgreSQL database is unreachable ({exc}); retry shortly") from exc
+        for attempt in (1, 2):
+            begun = False
+            try:
+                with self._pool.connection() as conn:
+                    conn.isolation_level = None if write else psycopg.IsolationLevel.REPEATABLE_READ
+                    with conn.transaction(), conn.cursor() as cur:
+                        begun = True
+                        yield _Placeholders(cur)
+                return
+            except psycopg.OperationalError as exc:
+                if begun or attempt == 2:
+                    raise StorageUnavailable(f"the PostgreSQL database is unreachable ({exc}); retry shortly") from exc
+                self._pool.check()
+            except psycopg_pool.PoolTimeout as exc:
+                raise StorageUnavailable(f"the PostgreSQL database is unreachable ({exc}); retry shortly") from exc
 
     def close(self) -> None:
         self._pool.close()

@@ -1,13 +1,16 @@
 """SQLite storage for a single team-memory server process (the default).
 
-One connection per call keeps the threadpool simple; WAL lets readers run beside the writer, and
-``BEGIN IMMEDIATE`` takes the database's write lock up front, so a write sees and replaces the
-latest state with nobody in between.
+Each thread keeps one connection for its calls (opening one per call, and preparing every
+statement afresh on it, cost more than the queries themselves); WAL lets readers run beside the
+writer, and ``BEGIN IMMEDIATE`` takes the database's write lock up front, so a write sees and
+replaces the latest state with nobody in between.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -22,6 +25,9 @@ _BUSY_TIMEOUT_SECONDS = 30.0
 class SqliteStorage(SqlStorage):
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._local = threading.local()
+        self._open: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
+        self._open_lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         with closing(self._connect()) as conn:
             conn.execute("PRAGMA journal_mode=WAL")
@@ -32,18 +38,44 @@ class SqliteStorage(SqlStorage):
                 conn.execute(TOKEN_NAME_COLUMN)
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        # check_same_thread off only so close() may close every thread's connection; each is
+        # still used by the one thread that opened it.
+        return sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
+
+    def _thread_connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+            with self._open_lock:  # the connections of threads that have ended are closed here
+                for thread, dead in [(t, c) for t, c in self._open if not _alive(t)]:
+                    dead.close()
+                    self._open.remove((thread, dead))
+                self._open.append((weakref.ref(threading.current_thread()), conn))
+        elif conn.in_transaction:  # a COMMIT or ROLLBACK that failed last time
+            conn.rollback()
+        return conn
 
     def close(self) -> None:
-        """Nothing to release: connections live for one call only."""
+        """Close every thread's connection; a later call opens a new one."""
+        with self._open_lock:
+            self._local = threading.local()
+            for _, conn in self._open:
+                conn.close()
+            self._open.clear()
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Cursor]:
-        with closing(self._connect()) as conn:
-            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                yield conn.cursor()
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        conn = self._thread_connection()
+        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield conn.cursor()
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+
+def _alive(thread: weakref.ref[threading.Thread]) -> bool:
+    live = thread()
+    return live is not None and live.is_alive()

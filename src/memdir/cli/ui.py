@@ -70,6 +70,9 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.bind(("127.0.0.1", port))
+        # Listening before the address is printed: a browser or script that connects at once waits
+        # in the backlog until the server accepts, instead of being refused.
+        sock.listen(128)
     except OSError as exc:
         sock.close()
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; pick another --port") from exc

@@ -1,15 +1,14 @@
 """Tables and progress bars appear on a terminal only; completion offers memory file names."""
 
 import os
-import pty
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from memdir.model.memory import Memory, MemoryType
 from memdir.store.memdir import MemoryDir
+from terminal_helpers import on_terminal
 
 
 @pytest.fixture
@@ -25,36 +24,6 @@ def store(tmp_path):
     directory.save(Memory(name="Role", description="Backend lead on payments", type=MemoryType.USER, body=""))
     directory.save(Memory(name="Real DB", description="Tests hit a real database", type=MemoryType.FEEDBACK, body=""))
     return directory
-
-
-def on_terminal(args, env, stream):
-    """Run memdir with stdout or stderr on a pseudo-terminal; return (terminal text, other stream)."""
-    main, side = pty.openpty()
-    chunks = []
-
-    def drain():
-        while True:
-            try:
-                data = os.read(main, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
-    streams = (
-        {"stdout": side, "stderr": subprocess.PIPE}
-        if stream == "stdout"
-        else {"stdout": subprocess.PIPE, "stderr": side}
-    )
-    process = subprocess.Popen([sys.executable, "-m", "memdir", *args], env=env, stdin=subprocess.DEVNULL, **streams)
-    os.close(side)
-    other = process.communicate(timeout=120)[0 if stream == "stderr" else 1]
-    reader.join(timeout=30)
-    os.close(main)
-    return b"".join(chunks).decode("utf-8", "replace"), other.decode("utf-8")
 
 
 def test_list_draws_a_table_on_a_terminal(store, env):

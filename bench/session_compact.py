@@ -20,9 +20,9 @@ import tempfile
 import time
 
 from memdir.conversation import Block, ConversationMessage
-from memdir.session import CompactionResult, SessionMemory, SessionPaths, SessionState
-from memdir.session.paths import load_session_template
-from memdir.session.tokens import estimate_message_tokens, token_count_with_estimation
+from memdir.session_notes import CompactionResult, SessionMemory, SessionPaths, SessionState
+from memdir.session_notes.paths import load_session_template
+from memdir.session_notes.tokens import estimate_message_tokens, token_count_with_estimation
 
 SIZES = (10_000, 50_000, 100_000, 250_000, 500_000)
 

@@ -35,7 +35,7 @@ LAYERS = {
     "recall": 3,
     "background": 3,
     "extract": 3,
-    "session": 3,
+    "session_notes": 3,
     "journal": 3,
     "instructions": 3,
     "team": 3,
@@ -43,7 +43,7 @@ LAYERS = {
     "doctor": 3,
     "memory_stores": 3,
     # the composition root: builds the store, the index, the selector and the agents from the configuration
-    "session_context": 4,
+    "memory_session": 4,
     # adapters: each turns one outside protocol into calls on the root
     "integrations": 5,
     "ui": 5,

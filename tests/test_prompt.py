@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from memdir.config import extra_guidelines_from_env, resolve_config
+from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 from memdir.prompt import (
     PromptConfig,
@@ -14,7 +15,6 @@ from memdir.prompt import (
     memory_index_block,
     render_user_context,
 )
-from memdir.session_context import MemorySession
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 

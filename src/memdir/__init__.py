@@ -25,12 +25,12 @@ if TYPE_CHECKING:
         SecretDetected,
         UnsafePathError,
     )
+    from memdir.memory_session import MemorySession
     from memdir.model.memory import Memory, MemoryType
     from memdir.recall.recaller import Recaller, RecallResult, RecallState
     from memdir.recall.selector import Selection, SelectionRequest, Selector
     from memdir.recall.selectors import LexicalSelector
     from memdir.recall.surfacing import SurfacedMemory
-    from memdir.session_context import MemorySession
     from memdir.store.memdir import DeleteResult, MemoryDir, MemoryRecord, SaveResult
     from memdir.store.scan import MemoryHeader
 
@@ -59,7 +59,7 @@ _HOMES = {
     "SelectionRequest": "memdir.recall.selector",
     "Selector": "memdir.recall.selector",
     "SurfacedMemory": "memdir.recall.surfacing",
-    "MemorySession": "memdir.session_context",
+    "MemorySession": "memdir.memory_session",
     "DeleteResult": "memdir.store.memdir",
     "MemoryDir": "memdir.store.memdir",
     "MemoryRecord": "memdir.store.memdir",

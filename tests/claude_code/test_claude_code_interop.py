@@ -19,7 +19,7 @@ from _llm_wire import WireServer, anthropic_message
 from _sandbox import system_text
 
 from conftest import Outcome, Sandbox
-from memdir.session.paths import load_session_template
+from memdir.session_notes.paths import load_session_template
 
 pytestmark = pytest.mark.timeout(300)
 

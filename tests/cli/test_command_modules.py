@@ -51,7 +51,7 @@ def test_a_hook_process_imports_neither_click_nor_other_commands_nor_the_sdks_no
         "memdir.team.client",
         "memdir.journal.dream",
         "memdir.extract.extractor",
-        "memdir.session.memory",
+        "memdir.session_notes.memory",
     }
     assert loaded & unwanted == set()
     assert "memdir.integrations.hooks" in loaded

@@ -4,7 +4,7 @@ from click.testing import CliRunner
 
 from memdir.cli import cli
 from memdir.instructions import render_instructions
-from memdir.session_context import MemorySession
+from memdir.memory_session import MemorySession
 
 
 def test_the_rendered_context_has_one_described_block_per_file_in_order(tree):

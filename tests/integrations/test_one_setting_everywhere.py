@@ -19,10 +19,10 @@ from memdir.config import resolve_config
 from memdir.integrations.hooks import run_hook
 from memdir.integrations.mcp import create_server
 from memdir.llm import FORBID_ENV_VAR
+from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall import registry
 from memdir.recall.selector import Selection, SelectionRequest
-from memdir.session_context import MemorySession
 from memdir.ui.services import build_services
 
 TIMEOUT = 30

@@ -9,8 +9,8 @@ from memdir.cli import cli
 from memdir.config import resolve_config
 from memdir.errors import ConfigError, MemoryFormatError
 from memdir.journal import append_log, list_logs
+from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
-from memdir.session_context import MemorySession
 from memdir.store.memdir import MemoryDir
 
 TZ = timezone(timedelta(hours=-7))

@@ -8,12 +8,12 @@ from memdir.cli import cli
 from memdir.config import resolve_config
 from memdir.errors import ModelNotConfigured
 from memdir.llm import ScriptedModel
+from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall.factory import make_selector
 from memdir.recall.llm_selector import SELECTOR_SCHEMA, LLMSelector
 from memdir.recall.selector import SelectionRequest
 from memdir.recall.selectors import LexicalSelector
-from memdir.session_context import MemorySession
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader
 

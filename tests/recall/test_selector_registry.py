@@ -1,12 +1,12 @@
 import json
 
 from memdir.config import resolve_config
+from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall import registry
 from memdir.recall.registry import SelectorInputs, build_selector, selector_kinds
 from memdir.recall.selector import Selection, SelectionRequest
 from memdir.recall.selectors import LexicalSelector
-from memdir.session_context import MemorySession
 from memdir.store.index_db import IndexedMemoryDir
 
 

@@ -14,7 +14,7 @@ from team_helpers import REPO, TeamServer, write
 
 from memdir.cli import cli
 from memdir.config import resolve_config
-from memdir.session_context import MemorySession
+from memdir.memory_session import MemorySession
 from memdir.team.repo import parse_remote_url, resolve_repo
 
 

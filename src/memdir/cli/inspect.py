@@ -10,11 +10,11 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
 from memdir.doctor import check_memory_dir
+from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
 from memdir.recall.factory import SELECTOR_KINDS
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import RankingSelector
-from memdir.session_context import MemorySession
 from memdir.store.files import ensure_dir
 
 __all__ = ["doctor", "init", "path", "prompt", "recall"]

@@ -17,9 +17,9 @@ from memdir.conversation import ConversationMessage, load_conversation
 from memdir.errors import ConfigError
 from memdir.llm import load_model, resolve_model_spec
 from memdir.releases import Release
-from memdir.session import CompactionResult, SessionMemory
-from memdir.session.notes import analyze_section_sizes
-from memdir.session.tokens import rough_token_count
+from memdir.session_notes import CompactionResult, SessionMemory
+from memdir.session_notes.notes import analyze_section_sizes
+from memdir.session_notes.tokens import rough_token_count
 
 __all__ = ["session"]
 

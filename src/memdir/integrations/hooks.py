@@ -37,8 +37,8 @@ from memdir.integrations.hook_state import (
     reset_recall_state,
     save_recall_state,
 )
+from memdir.memory_session import MemorySession
 from memdir.recall.surfacing import render_hook_context
-from memdir.session_context import MemorySession
 
 if TYPE_CHECKING:
     from memdir.integrations.hook_launch import Launcher

@@ -17,10 +17,10 @@ from typing import Annotated, Any
 
 from memdir.config import MemoryConfig, open_memory_dir
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
+from memdir.memory_session import MemorySession
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.prompt import build_memory_prompt
 from memdir.recall.selector import Selector
-from memdir.session_context import MemorySession
 from memdir.store.memdir import MemoryDir
 
 try:

@@ -17,7 +17,7 @@ from typing import TypeVar
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import MemdirError
 from memdir.integrations.memory_commands import MemoryCommands
-from memdir.session_context import MemorySession
+from memdir.memory_session import MemorySession
 from memdir.store.memdir import MemoryDir
 
 try:

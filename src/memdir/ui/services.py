@@ -16,8 +16,8 @@ import dataclasses
 from collections.abc import Callable, Mapping
 
 from memdir.config import MemoryConfig, open_memory_dir, uses_derived_index
+from memdir.memory_session import MemorySession
 from memdir.recall.selectors import LexicalSelector
-from memdir.session_context import MemorySession
 from memdir.team.sync import TeamStatus
 from memdir.ui.app import UiServices
 

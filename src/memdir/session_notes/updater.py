@@ -21,11 +21,11 @@ from memdir.background.loop import agent_steps
 from memdir.conversation import ConversationMessage, render_conversation
 from memdir.errors import LockTimeout
 from memdir.llm.base import ChatRequest, Completion, Message
-from memdir.session.notes import build_update_prompt, structure_check
-from memdir.session.paths import SessionPaths, load_session_prompt
-from memdir.session.state import SessionState
-from memdir.session.thresholds import UpdateThresholds, should_extract_memory
-from memdir.session.tokens import last_turn_has_tool_calls, token_count_with_estimation
+from memdir.session_notes.notes import build_update_prompt, structure_check
+from memdir.session_notes.paths import SessionPaths, load_session_prompt
+from memdir.session_notes.state import SessionState
+from memdir.session_notes.thresholds import UpdateThresholds, should_extract_memory
+from memdir.session_notes.tokens import last_turn_has_tool_calls, token_count_with_estimation
 from memdir.store.files import lock_directory
 from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template

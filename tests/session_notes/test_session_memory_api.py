@@ -12,8 +12,8 @@ from memdir.config import resolve_config
 from memdir.errors import ModelError, ModelNotConfigured
 from memdir.llm.base import ChatRequest, Completion
 from memdir.llm.scripted import ScriptedModel
-from memdir.session import CompactionResult, SessionMemory, SessionPaths, SessionState, UpdateThresholds
-from memdir.session.paths import load_session_template
+from memdir.session_notes import CompactionResult, SessionMemory, SessionPaths, SessionState, UpdateThresholds
+from memdir.session_notes.paths import load_session_template
 from memdir.store.files import lock_directory
 
 

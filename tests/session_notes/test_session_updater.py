@@ -1,6 +1,6 @@
 from _session_fixtures import assistant, user
 
-from memdir.session.updater import render_recent_conversation
+from memdir.session_notes.updater import render_recent_conversation
 
 
 def test_a_long_conversation_is_shown_from_its_most_recent_part():

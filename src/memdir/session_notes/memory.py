@@ -26,10 +26,10 @@ from memdir.conversation import ConversationMessage
 from memdir.errors import LockTimeout, ModelNotConfigured
 from memdir.llm.base import ChatModel, ChatRequest, Completion
 from memdir.llm.steps import arun_steps, run_steps
-from memdir.session.compact import CompactionFallback, CompactionResult, plan_compaction
-from memdir.session.paths import SessionPaths, load_session_template, validate_session_id
-from memdir.session.state import SessionState
-from memdir.session.thresholds import (
+from memdir.session_notes.compact import CompactionFallback, CompactionResult, plan_compaction
+from memdir.session_notes.paths import SessionPaths, load_session_template, validate_session_id
+from memdir.session_notes.state import SessionState
+from memdir.session_notes.thresholds import (
     CompactThresholds,
     UpdateThresholds,
     compact_thresholds,
@@ -37,8 +37,8 @@ from memdir.session.thresholds import (
     should_use_session_memory_compaction,
     update_thresholds,
 )
-from memdir.session.tokens import count_tool_calls_since, live_context, token_count_with_estimation
-from memdir.session.updater import RunGuard, UpdateResult, update_steps
+from memdir.session_notes.tokens import count_tool_calls_since, live_context, token_count_with_estimation
+from memdir.session_notes.updater import RunGuard, UpdateResult, update_steps
 from memdir.store.files import lock_directory
 
 __all__ = ["SessionMemory", "SessionStatus"]

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 
 from memdir.model.text import js_trim, utf16_len
-from memdir.session.tokens import rough_token_count
+from memdir.session_notes.tokens import rough_token_count
 from memdir.templates import render_template, substitute_variables
 
 __all__ = [

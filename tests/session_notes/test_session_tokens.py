@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir.conversation import Block, ConversationMessage
-from memdir.session.tokens import (
+from memdir.session_notes.tokens import (
     FIXED_MEDIA_TOKENS,
     count_tool_calls_since,
     estimate_message_tokens,

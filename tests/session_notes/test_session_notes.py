@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir.model.text import utf16_len
-from memdir.session.compact import build_compact_summary
-from memdir.session.notes import (
+from memdir.session_notes.compact import build_compact_summary
+from memdir.session_notes.notes import (
     TRUNCATION_MARKER,
     analyze_section_sizes,
     build_update_prompt,
@@ -16,7 +16,7 @@ from memdir.session.notes import (
     structure_lines,
     truncate_for_compact,
 )
-from memdir.session.paths import load_session_prompt, load_session_template
+from memdir.session_notes.paths import load_session_prompt, load_session_template
 from memdir.templates import substitute_variables
 
 SECTIONS = [

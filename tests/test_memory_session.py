@@ -1,6 +1,6 @@
 from memdir.config import resolve_config
+from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
-from memdir.session_context import MemorySession
 
 
 def make_session(tmp_path, **env):

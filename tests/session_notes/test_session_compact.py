@@ -1,15 +1,15 @@
 from _session_fixtures import assistant, boundary, result, user
 
 from memdir.conversation import ConversationMessage
-from memdir.session.compact import (
+from memdir.session_notes.compact import (
     CompactionFallback,
     CompactionResult,
     adjust_index_to_preserve_api_invariants,
     calculate_messages_to_keep_index,
     plan_compaction,
 )
-from memdir.session.thresholds import CompactThresholds
-from memdir.session.tokens import estimate_message_tokens
+from memdir.session_notes.thresholds import CompactThresholds
+from memdir.session_notes.tokens import estimate_message_tokens
 
 SMALL = CompactThresholds(min_tokens=100, min_text_block_messages=2, max_tokens=1000)
 TEMPLATE = "\n# Current State\n_what is going on_\n"

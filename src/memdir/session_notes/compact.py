@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memdir.conversation import Block, ConversationMessage
-from memdir.session.notes import is_notes_empty, truncate_for_compact
-from memdir.session.thresholds import CompactThresholds
-from memdir.session.tokens import estimate_message_tokens, has_text_blocks, token_count_with_estimation
+from memdir.session_notes.notes import is_notes_empty, truncate_for_compact
+from memdir.session_notes.thresholds import CompactThresholds
+from memdir.session_notes.tokens import estimate_message_tokens, has_text_blocks, token_count_with_estimation
 from memdir.templates import render_template
 
 __all__ = [

@@ -2,8 +2,8 @@ import pytest
 from _session_fixtures import assistant, user
 
 from memdir.errors import ConfigError
-from memdir.session.state import SessionState
-from memdir.session.thresholds import (
+from memdir.session_notes.state import SessionState
+from memdir.session_notes.thresholds import (
     CompactThresholds,
     UpdateThresholds,
     compact_thresholds,

@@ -34,7 +34,7 @@ DRAFT_NAME = "summary.draft.md"
 STATE_NAME = "state.json"
 _DIRNAME = "session-memory"
 
-log = logging.getLogger("memdir.session")
+log = logging.getLogger("memdir.session_notes")
 
 
 def validate_session_id(session_id: str) -> str:

@@ -15,7 +15,7 @@ from memdir.store.files import write_json
 
 __all__ = ["SessionState"]
 
-log = logging.getLogger("memdir.session")
+log = logging.getLogger("memdir.session_notes")
 
 
 def _opt_str(value: object) -> str | None:

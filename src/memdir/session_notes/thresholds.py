@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from memdir.conversation import ConversationMessage
 from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
-from memdir.session.state import SessionState
-from memdir.session.tokens import count_tool_calls_since, last_turn_has_tool_calls, token_count_with_estimation
+from memdir.session_notes.state import SessionState
+from memdir.session_notes.tokens import count_tool_calls_since, last_turn_has_tool_calls, token_count_with_estimation
 
 __all__ = [
     "ENV_DISABLE_SM_COMPACT",

@@ -3,7 +3,7 @@ import re
 from pathlib import Path
 
 from memdir.config import SETTINGS_KEYS
-from memdir.session.thresholds import CompactThresholds, UpdateThresholds, compact_thresholds, update_thresholds
+from memdir.session_notes.thresholds import CompactThresholds, UpdateThresholds, compact_thresholds, update_thresholds
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "session-memory.md"
 

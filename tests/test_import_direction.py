@@ -15,6 +15,7 @@ SRC = pathlib.Path(memdir.__file__).parent
 LAYERS = {
     # values and pure functions: no I/O, no configuration
     "errors": 0,
+    "environment": 1,
     "lazy": 0,
     "envflags": 0,
     "model": 0,

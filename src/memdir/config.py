@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
+from memdir.environment import Environment
 from memdir.errors import ConfigError
 from memdir.model.index import index_overflow
 from memdir.paths import (
@@ -49,6 +50,7 @@ __all__ = [
     "extra_guidelines_from_env",
     "open_index",
     "open_memory_dir",
+    "read_environment",
     "resolve_config",
     "team_secret_guard",
     "uses_derived_index",
@@ -109,6 +111,7 @@ class MemoryConfig:
     scan_cap: int | None
     extra_guidelines: tuple[str, ...]
     settings: Settings
+    environment: Environment  # the variables it was resolved from, for the features that honour one
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
     daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
     release_hint: ReleaseHint = field(default_factory=ReleaseHint)
@@ -168,6 +171,11 @@ def _daily_log(settings: Settings, env: Mapping[str, str], team_enabled: bool) -
     return daily
 
 
+def read_environment(variables: Mapping[str, str] | None = None) -> Environment:
+    """The environment memdir honours: of ``variables``, else of this process. The one place that reads it."""
+    return Environment.read(os.environ if variables is None else variables)
+
+
 def resolve_config(
     project: str | None = None,
     *,
@@ -218,6 +226,7 @@ def resolve_config(
         daily_log=_daily_log(loaded, environ, team_enabled),
         release_hint=hint,
         memory_stores_env=environ.get("CLAUDE_MEMORY_STORES"),
+        environment=read_environment(environ),
     )
 
 

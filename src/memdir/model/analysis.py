@@ -91,6 +91,12 @@ _SUFFIXES = (
     "ly",
     "s",
 )
+# The suffixes by their last letter, in the order above: a word is tried only against the suffixes
+# it can end with, which gives the same stem as trying them all at a fifth of the cost.
+_SUFFIXES_BY_LAST: dict[str, tuple[str, ...]] = {}
+for _suffix in _SUFFIXES:
+    _SUFFIXES_BY_LAST[_suffix[-1]] = (*_SUFFIXES_BY_LAST.get(_suffix[-1], ()), _suffix)
+del _suffix
 _STEMS: dict[str, str] = {}
 _STEM_CACHE_SIZE = 200_000
 # One string object per distinct term: a store repeats a few thousand terms, and a separate
@@ -109,7 +115,7 @@ def stem(word: str) -> str:
     """A light suffix stripper: enough to match "tests"/"testing"/"tested" without a stemming library."""
     if len(word) <= 3 or not word.isascii():
         return word
-    for suffix in _SUFFIXES:
+    for suffix in _SUFFIXES_BY_LAST.get(word[-1], ()):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             base = word[: -len(suffix)]
             if suffix == "ies":
@@ -146,30 +152,46 @@ _CJ = (
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
 # Thai, Lao, Myanmar, Khmer: written without spaces between words.
 _SEA = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff"
-_WORD = re.compile(rf"(?:[^\W_]|[{_MARKS}])+")
 _ASCII_WORD = re.compile(r"[^\W_]+", re.ASCII)
 _CAMEL = re.compile(r"([a-z])([A-Z])")
-_RUNS = re.compile(rf"([{_CJ}]+)|([{_HANGUL}]+)|([{_SEA}][{_SEA}{_MARKS}]*)")
-_PAIR_TERM = re.compile(rf"[{_CJ}{_HANGUL}{_SEA}][{_CJ}{_HANGUL}{_SEA}{_MARKS}]*")
-_UNSPACED_LETTER = re.compile(rf"[{_CJ}{_SEA}]")
+# The expressions for text beyond ASCII, compiled on first use: their character classes span
+# most of Unicode, compiling them took a quarter of a hook process's imports, and English text
+# (every ASCII string) never needs them.
+_SOURCES = {
+    "word": rf"(?:[^\W_]|[{_MARKS}])+",
+    "runs": rf"([{_CJ}]+)|([{_HANGUL}]+)|([{_SEA}][{_SEA}{_MARKS}]*)",
+    "pair": rf"[{_CJ}{_HANGUL}{_SEA}][{_CJ}{_HANGUL}{_SEA}{_MARKS}]*",
+    "unspaced": rf"[{_CJ}{_SEA}]",
+}
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    found = _COMPILED.get(name)
+    if found is None:
+        found = _COMPILED[name] = re.compile(_SOURCES[name])
+    return found
 
 
 def is_pair(term: str) -> bool:
     """Whether a term is a pair (or lone character) of a script analysed by pairs, not a word: most
     pairs that straddle two words of a query occur in no memory, which says nothing about the topic."""
-    return _PAIR_TERM.fullmatch(term) is not None
+    return not term.isascii() and _pattern("pair").fullmatch(term) is not None
 
 
 def unspaced_letters(text: str) -> int:
     """How many letters of scripts written without spaces (Chinese, Japanese, Thai…) ``text`` has."""
-    return len(_UNSPACED_LETTER.findall(text))
+    return 0 if text.isascii() else len(_pattern("unspaced").findall(text))
 
 
 def has_unspaced_words(text: str) -> bool:
     """Whether ``text`` holds at least two letters of a script written without spaces: a sentence
     in Chinese or Japanese has no whitespace, yet is many words."""
-    found = _UNSPACED_LETTER.search(text)
-    return found is not None and _UNSPACED_LETTER.search(text, found.end()) is not None
+    if text.isascii():
+        return False
+    letter = _pattern("unspaced")
+    found = letter.search(text)
+    return found is not None and letter.search(text, found.end()) is not None
 
 
 def _latin(word: str, out: list[str]) -> None:
@@ -206,7 +228,7 @@ def _mixed(word: str, out: list[str]) -> None:
     """One run of letters holding some non-ASCII: English words, pairs of unspaced scripts, and
     words of every other script (lowercased, never stemmed)."""
     start = 0
-    for match in _RUNS.finditer(word):
+    for match in _pattern("runs").finditer(word):
         if match.start() > start:
             _plain(word[start : match.start()], out)
         cj, hangul, sea = match.groups()
@@ -249,7 +271,7 @@ def tokenize(text: str) -> list[str]:
     # NFKC: full-width Latin ("ＣＩ") and half-width kana become the forms people usually type.
     spaced = _CAMEL.sub(r"\1 \2", unicodedata.normalize("NFKC", text))
     out: list[str] = []
-    for word in _WORD.findall(spaced):
+    for word in _pattern("word").findall(spaced):
         if word.isascii():
             _latin(word, out)
         else:
@@ -272,4 +294,4 @@ def spaced_pairs(text: str) -> str:
         joined = [a + b for a, b in zip(units, units[1:], strict=False)]  # noqa: RUF007
         return " " + " ".join(joined) + " "
 
-    return _RUNS.sub(pairs, unicodedata.normalize("NFKC", text))
+    return _pattern("runs").sub(pairs, unicodedata.normalize("NFKC", text))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir.config import read_environment
 from memdir.errors import ConfigError
 from memdir.paths import (
     auto_mem_entrypoint,
@@ -116,18 +117,21 @@ def test_find_project_dir_finds_exact_and_older_long_names(tmp_path: Path) -> No
 
 
 def test_config_home_defaults_to_dot_claude_and_honours_env() -> None:
-    assert config_home({"HOME": "/home/alice"}) == "/home/alice/.claude"
-    assert config_home({"HOME": "/home/alice", "CLAUDE_CONFIG_DIR": "/srv/cfg/"}) == "/srv/cfg"
-    assert config_home({"HOME": "/home/alice", "CLAUDE_CONFIG_DIR": "~/cfg"}) == "/home/alice/cfg"
+    assert config_home(read_environment({"HOME": "/home/alice"})) == "/home/alice/.claude"
+    assert config_home(read_environment({"HOME": "/home/alice", "CLAUDE_CONFIG_DIR": "/srv/cfg/"})) == "/srv/cfg"
+    assert config_home(read_environment({"HOME": "/home/alice", "CLAUDE_CONFIG_DIR": "~/cfg"})) == "/home/alice/cfg"
     nfd = unicodedata.normalize("NFD", "/srv/josé")
-    assert config_home({"CLAUDE_CONFIG_DIR": nfd}) == unicodedata.normalize("NFC", nfd)
+    assert config_home(read_environment({"CLAUDE_CONFIG_DIR": nfd})) == unicodedata.normalize("NFC", nfd)
 
 
 def test_remote_memory_dir_moves_memory_but_not_projects() -> None:
     env = {"HOME": "/home/alice", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/mnt/remote"}
-    assert memory_base(env) == "/mnt/remote"
-    assert projects_dir(env) == "/home/alice/.claude/projects"
-    assert memory_base({"HOME": "/home/alice", "CLAUDE_CODE_REMOTE_MEMORY_DIR": ""}) == "/home/alice/.claude"
+    assert memory_base(read_environment(env)) == "/mnt/remote"
+    assert projects_dir(config_home(read_environment(env))) == "/home/alice/.claude/projects"
+    assert (
+        memory_base(read_environment({"HOME": "/home/alice", "CLAUDE_CODE_REMOTE_MEMORY_DIR": ""}))
+        == "/home/alice/.claude"
+    )
 
 
 @pytest.mark.parametrize(
@@ -165,7 +169,7 @@ ALICE = {"HOME": "/home/alice"}
 
 
 def test_default_auto_memory_dir_matches_reference_vector() -> None:
-    auto = auto_mem_path("/home/alice/code/my_app", settings=Settings.empty(), env=ALICE)
+    auto = auto_mem_path("/home/alice/code/my_app", settings=Settings.empty(), environment=read_environment(ALICE))
     assert auto == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/"
     assert auto_mem_entrypoint(auto) == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/MEMORY.md"
     assert team_mem_path(auto) == "/home/alice/.claude/projects/-home-alice-code-my-app/memory/team/"
@@ -173,47 +177,57 @@ def test_default_auto_memory_dir_matches_reference_vector() -> None:
 
 def test_remote_memory_dir_is_the_memory_base() -> None:
     env = {**ALICE, "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/mnt/remote/"}
-    auto = auto_mem_path("/home/alice/code/my_app", settings=Settings.empty(), env=env)
+    auto = auto_mem_path("/home/alice/code/my_app", settings=Settings.empty(), environment=read_environment(env))
     assert auto == "/mnt/remote/projects/-home-alice-code-my-app/memory/"
 
 
 def test_override_env_wins_and_is_not_tilde_expanded() -> None:
     trusted = Settings({Source.USER: {"autoMemoryDirectory": "~/from-settings"}})
     env = {**ALICE, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/data/override//"}
-    assert auto_mem_path("/p/q", settings=trusted, env=env) == "/data/override/"
+    assert auto_mem_path("/p/q", settings=trusted, environment=read_environment(env)) == "/data/override/"
     env = {**ALICE, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "~/override"}
-    assert auto_mem_path("/p/q", settings=trusted, env=env) == "/home/alice/from-settings/"
+    assert auto_mem_path("/p/q", settings=trusted, environment=read_environment(env)) == "/home/alice/from-settings/"
 
 
 def test_trusted_setting_is_used_with_tilde_expansion() -> None:
     settings = Settings({Source.LOCAL: {"autoMemoryDirectory": "~/mem"}, Source.USER: {"autoMemoryDirectory": "/u"}})
-    assert auto_mem_path("/p/q", settings=settings, env=ALICE) == "/home/alice/mem/"
+    assert auto_mem_path("/p/q", settings=settings, environment=read_environment(ALICE)) == "/home/alice/mem/"
 
 
 def test_project_settings_cannot_choose_the_memory_directory() -> None:
     settings = Settings({Source.PROJECT: {"autoMemoryDirectory": "/tmp/attacker"}})
-    assert auto_mem_path("/p/q", settings=settings, env=ALICE) == "/home/alice/.claude/projects/-p-q/memory/"
+    assert (
+        auto_mem_path("/p/q", settings=settings, environment=read_environment(ALICE))
+        == "/home/alice/.claude/projects/-p-q/memory/"
+    )
 
 
 def test_invalid_first_trusted_value_falls_through_to_default_not_to_later_sources() -> None:
     settings = Settings(
         {Source.POLICY: {"autoMemoryDirectory": "~/"}, Source.USER: {"autoMemoryDirectory": "/data/valid"}}
     )
-    assert auto_mem_path("/p/q", settings=settings, env=ALICE) == "/home/alice/.claude/projects/-p-q/memory/"
+    assert (
+        auto_mem_path("/p/q", settings=settings, environment=read_environment(ALICE))
+        == "/home/alice/.claude/projects/-p-q/memory/"
+    )
 
 
 def test_non_string_memory_directory_setting_is_a_config_error() -> None:
     settings = Settings({Source.USER: {"autoMemoryDirectory": 42}})
     with pytest.raises(ConfigError, match="userSettings"):
-        auto_mem_path("/p/q", settings=settings, env=ALICE)
+        auto_mem_path("/p/q", settings=settings, environment=read_environment(ALICE))
 
 
 def test_auto_memory_dir_is_nfc_with_one_trailing_separator() -> None:
     nfd_root = unicodedata.normalize("NFD", "/Users/josé/p")
-    auto = auto_mem_path(nfd_root, settings=Settings.empty(), env={"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c/"})
+    auto = auto_mem_path(
+        nfd_root, settings=Settings.empty(), environment=read_environment({"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c/"})
+    )
     assert auto == "/c/projects/-Users-jos--p/memory/"
     nfd_setting = Settings({Source.USER: {"autoMemoryDirectory": unicodedata.normalize("NFD", "/m/josé///")}})
-    assert auto_mem_path("/p", settings=nfd_setting, env=ALICE) == unicodedata.normalize("NFC", "/m/josé/")
+    assert auto_mem_path("/p", settings=nfd_setting, environment=read_environment(ALICE)) == unicodedata.normalize(
+        "NFC", "/m/josé/"
+    )
 
 
 def test_is_auto_mem_path_is_a_prefix_test_against_the_trailing_separator() -> None:
@@ -249,10 +263,10 @@ def test_worktree_shares_the_main_checkouts_memory_dir(real_tmp: Path) -> None:
     assert resolve_canonical_root(str(worktree)) == str(main)
     assert find_canonical_git_root(str(worktree)) == str(main)
     env = {"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c"}
-    assert auto_mem_path(str(worktree), settings=Settings.empty(), env=env) == auto_mem_path(
-        str(main), settings=Settings.empty(), env=env
+    assert auto_mem_path(str(worktree), settings=Settings.empty(), environment=read_environment(env)) == auto_mem_path(
+        str(main), settings=Settings.empty(), environment=read_environment(env)
     )
-    assert auto_mem_path(str(worktree), settings=Settings.empty(), env=env) == (
+    assert auto_mem_path(str(worktree), settings=Settings.empty(), environment=read_environment(env)) == (
         f"/c/projects/{sanitize_path(str(main))}/memory/"
     )
 
@@ -263,7 +277,7 @@ def test_worktree_whose_back_link_points_elsewhere_keeps_its_own_root(real_tmp: 
     _main, worktree = _make_worktree(real_tmp, back_link=str(elsewhere / ".git"))
     assert find_canonical_git_root(str(worktree)) == str(worktree)
     env = {"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c"}
-    assert auto_mem_path(str(worktree), settings=Settings.empty(), env=env) == (
+    assert auto_mem_path(str(worktree), settings=Settings.empty(), environment=read_environment(env)) == (
         f"/c/projects/{sanitize_path(str(worktree))}/memory/"
     )
     assert sanitize_path(str(worktree)).endswith("-wt-feature")
@@ -321,46 +335,48 @@ FALSY = {"0", "false", "No", "off "}
 @pytest.mark.parametrize("value", sorted(OFF))
 def test_disable_env_truthy_turns_memory_off(value: str) -> None:
     env = {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": value}
-    assert not is_auto_memory_enabled(Settings.empty(), env)
-    assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY" in (auto_memory_disabled_reason(Settings.empty(), env) or "")
+    assert not is_auto_memory_enabled(Settings.empty(), read_environment(env))
+    assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY" in (
+        auto_memory_disabled_reason(Settings.empty(), read_environment(env)) or ""
+    )
 
 
 @pytest.mark.parametrize("value", sorted(FALSY))
 def test_disable_env_defined_falsy_forces_memory_on_and_skips_later_checks(value: str) -> None:
     settings = Settings({Source.POLICY: {"autoMemoryEnabled": False}})
     env = {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": value, "CLAUDE_CODE_SIMPLE": "1", "CLAUDE_CODE_REMOTE": "1"}
-    assert is_auto_memory_enabled(settings, env)
+    assert is_auto_memory_enabled(settings, read_environment(env))
 
 
 def test_bare_mode_turns_memory_off() -> None:
-    assert not is_auto_memory_enabled(Settings.empty(), {"CLAUDE_CODE_SIMPLE": "true"})
-    assert is_auto_memory_enabled(Settings.empty(), {"CLAUDE_CODE_SIMPLE": "0"})
+    assert not is_auto_memory_enabled(Settings.empty(), read_environment({"CLAUDE_CODE_SIMPLE": "true"}))
+    assert is_auto_memory_enabled(Settings.empty(), read_environment({"CLAUDE_CODE_SIMPLE": "0"}))
 
 
 def test_remote_mode_needs_a_remote_memory_dir() -> None:
-    assert not is_auto_memory_enabled(Settings.empty(), {"CLAUDE_CODE_REMOTE": "1"})
+    assert not is_auto_memory_enabled(Settings.empty(), read_environment({"CLAUDE_CODE_REMOTE": "1"}))
     assert not is_auto_memory_enabled(
-        Settings.empty(), {"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_REMOTE_MEMORY_DIR": ""}
+        Settings.empty(), read_environment({"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_REMOTE_MEMORY_DIR": ""})
     )
     assert is_auto_memory_enabled(
-        Settings.empty(), {"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/mnt/m"}
+        Settings.empty(), read_environment({"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/mnt/m"})
     )
 
 
 def test_project_settings_can_opt_a_project_out() -> None:
     settings = Settings({Source.USER: {"autoMemoryEnabled": True}, Source.PROJECT: {"autoMemoryEnabled": False}})
-    assert not is_auto_memory_enabled(settings, {})
-    assert "projectSettings" in (auto_memory_disabled_reason(settings, {}) or "")
+    assert not is_auto_memory_enabled(settings, read_environment({}))
+    assert "projectSettings" in (auto_memory_disabled_reason(settings, read_environment({})) or "")
     settings = Settings({Source.LOCAL: {"autoMemoryEnabled": True}, Source.PROJECT: {"autoMemoryEnabled": False}})
-    assert is_auto_memory_enabled(settings, {})
+    assert is_auto_memory_enabled(settings, read_environment({}))
 
 
 def test_memory_is_on_by_default() -> None:
-    assert is_auto_memory_enabled(Settings.empty(), {})
-    assert auto_memory_disabled_reason(Settings.empty(), {}) is None
-    assert is_auto_memory_enabled(Settings.empty(), {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert is_auto_memory_enabled(Settings.empty(), read_environment({}))
+    assert auto_memory_disabled_reason(Settings.empty(), read_environment({})) is None
+    assert is_auto_memory_enabled(Settings.empty(), read_environment({"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}))
 
 
 def test_non_boolean_auto_memory_enabled_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="autoMemoryEnabled"):
-        is_auto_memory_enabled(Settings({Source.USER: {"autoMemoryEnabled": "no"}}), {})
+        is_auto_memory_enabled(Settings({Source.USER: {"autoMemoryEnabled": "no"}}), read_environment({}))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir.config import extra_guidelines_from_env, resolve_config
+from memdir.config import extra_guidelines_from_env, read_environment, resolve_config
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 from memdir.prompt import (
@@ -83,9 +83,9 @@ def test_the_combined_team_variant_names_both_directories_and_scopes():
 
 
 def test_extra_guidelines_come_from_the_env_and_are_appended_before_searching():
-    extra = extra_guidelines_from_env({"CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES": "Always be terse."})
+    extra = extra_guidelines_from_env(read_environment({"CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES": "Always be terse."}))
     assert extra == ("Always be terse.",)
-    assert extra_guidelines_from_env({"CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES": "   "}) == ()
+    assert extra_guidelines_from_env(read_environment({"CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES": "   "})) == ()
     blocks = build_memory_lines(PromptConfig(memory_dir="/m/", extra_guidelines=extra))
     assert blocks[-2] == "Always be terse." and blocks[-1].startswith("## Searching past context")
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir.config import resolve_config
 from memdir.errors import ConfigError
 from memdir.settings import MANAGED_DIR_ENV, Settings, Source, default_managed_dir, load_settings
 
@@ -38,7 +39,7 @@ def test_load_settings_reads_every_source_from_its_file(layout: dict[str, Path])
     _write(layout["flag"], {"k": "flag"})
     settings = load_settings(
         str(layout["root"]),
-        env=_env(layout),
+        config_home=str(layout["config"]),
         flag_settings=str(layout["flag"]),
         managed_dir=str(layout["managed"]),
     )
@@ -52,7 +53,7 @@ def test_load_settings_reads_every_source_from_its_file(layout: dict[str, Path])
 
 
 def test_missing_files_are_simply_absent(layout: dict[str, Path]) -> None:
-    settings = load_settings(str(layout["root"]), env=_env(layout), managed_dir=str(layout["managed"]))
+    settings = load_settings(str(layout["root"]), config_home=str(layout["config"]), managed_dir=str(layout["managed"]))
     assert settings.values == {}
     assert settings.first_trusted("autoMemoryDirectory") is None
     assert settings.merged("autoMemoryEnabled") is None
@@ -61,12 +62,15 @@ def test_missing_files_are_simply_absent(layout: dict[str, Path]) -> None:
 def test_managed_dir_comes_from_env_override(layout: dict[str, Path]) -> None:
     _write(layout["managed"] / "managed-settings.json", {"autoMemoryEnabled": False})
     env = {**_env(layout), MANAGED_DIR_ENV: str(layout["managed"])}
-    assert default_managed_dir(env) == str(layout["managed"])
-    assert load_settings(None, env=env).values[Source.POLICY] == {"autoMemoryEnabled": False}
+    assert default_managed_dir(env[MANAGED_DIR_ENV]) == str(layout["managed"])
+    config = resolve_config(str(layout["root"]), env=env)
+    assert config.settings.values[Source.POLICY] == {"autoMemoryEnabled": False}
+    assert not config.enabled
 
 
 def test_default_managed_dir_is_the_platform_directory() -> None:
-    assert default_managed_dir({}) in (
+    assert default_managed_dir("") == default_managed_dir(None)
+    assert default_managed_dir() in (
         "/etc/claude-code",
         "/Library/Application Support/ClaudeCode",
         "C:\\Program Files\\ClaudeCode",
@@ -78,7 +82,7 @@ def test_broken_json_raises_config_error_naming_file_line_and_column(layout: dic
     bad.parent.mkdir(parents=True)
     bad.write_text('{\n  "autoMemoryEnabled": tru\n}\n', encoding="utf-8")
     with pytest.raises(ConfigError) as info:
-        load_settings(str(layout["root"]), env=_env(layout), managed_dir=str(layout["managed"]))
+        load_settings(str(layout["root"]), config_home=str(layout["config"]), managed_dir=str(layout["managed"]))
     message = str(info.value)
     assert str(bad) in message
     assert "line 2, column 24" in message
@@ -89,13 +93,13 @@ def test_broken_json_raises_config_error_naming_file_line_and_column(layout: dic
 def test_settings_that_are_not_an_object_raise_config_error(layout: dict[str, Path]) -> None:
     _write(layout["config"] / "settings.json", ["not", "an", "object"])
     with pytest.raises(ConfigError, match="JSON object"):
-        load_settings(None, env=_env(layout), managed_dir=str(layout["managed"]))
+        load_settings(None, config_home=str(layout["config"]), managed_dir=str(layout["managed"]))
 
 
 def test_memdir_section_that_is_not_an_object_raises_config_error(layout: dict[str, Path]) -> None:
     _write(layout["config"] / "settings.json", {"memdir": 3})
     with pytest.raises(ConfigError, match='"memdir" must be a JSON object'):
-        load_settings(None, env=_env(layout), managed_dir=str(layout["managed"]))
+        load_settings(None, config_home=str(layout["config"]), managed_dir=str(layout["managed"]))
 
 
 def test_non_utf8_settings_raise_config_error(layout: dict[str, Path]) -> None:
@@ -103,20 +107,25 @@ def test_non_utf8_settings_raise_config_error(layout: dict[str, Path]) -> None:
     path.parent.mkdir(parents=True)
     path.write_bytes(b'{"a": "\xff"}')
     with pytest.raises(ConfigError, match="UTF-8"):
-        load_settings(None, env=_env(layout), managed_dir=str(layout["managed"]))
+        load_settings(None, config_home=str(layout["config"]), managed_dir=str(layout["managed"]))
 
 
 def test_empty_settings_file_counts_as_an_empty_object(layout: dict[str, Path]) -> None:
     path = layout["config"] / "settings.json"
     path.parent.mkdir(parents=True)
     path.write_text("\n", encoding="utf-8")
-    settings = load_settings(None, env=_env(layout), managed_dir=str(layout["managed"]))
+    settings = load_settings(None, config_home=str(layout["config"]), managed_dir=str(layout["managed"]))
     assert settings.values == {Source.USER: {}}
 
 
 def test_missing_flag_settings_file_is_an_error(layout: dict[str, Path]) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
-        load_settings(None, env=_env(layout), flag_settings=str(layout["flag"]), managed_dir=str(layout["managed"]))
+        load_settings(
+            None,
+            config_home=str(layout["config"]),
+            flag_settings=str(layout["flag"]),
+            managed_dir=str(layout["managed"]),
+        )
 
 
 def test_disabled_sources_are_not_read(layout: dict[str, Path]) -> None:
@@ -124,7 +133,7 @@ def test_disabled_sources_are_not_read(layout: dict[str, Path]) -> None:
     _write(layout["root"] / ".claude" / "settings.json", "broken but never read")
     settings = load_settings(
         str(layout["root"]),
-        env=_env(layout),
+        config_home=str(layout["config"]),
         managed_dir=str(layout["managed"]),
         disabled_sources=[Source.PROJECT, Source.USER],
     )
@@ -133,7 +142,7 @@ def test_disabled_sources_are_not_read(layout: dict[str, Path]) -> None:
 
 def test_policy_settings_cannot_be_disabled(layout: dict[str, Path]) -> None:
     with pytest.raises(ConfigError, match="cannot be disabled"):
-        load_settings(None, env=_env(layout), disabled_sources=[Source.POLICY])
+        load_settings(None, config_home=str(layout["config"]), disabled_sources=[Source.POLICY])
 
 
 def test_first_trusted_follows_policy_flag_local_user_and_ignores_project() -> None:

@@ -17,17 +17,17 @@ import logging
 import os
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Literal
 
-from memdir.config import extra_guidelines_from_env
 from memdir.containment import contain, join_lexical, normalize_lexical
+from memdir.environment import Environment
 from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
-from memdir.paths import ENV_REMOTE_MEMORY_DIR, find_canonical_git_root, memory_base, project_root, sanitize_path
+from memdir.paths import find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines
 from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir
@@ -164,18 +164,20 @@ class AgentMemory:
 
     @classmethod
     def resolve(
-        cls, agent_type: str, scope: AgentScope | str, *, cwd: str | None = None, env: Mapping[str, str] | None = None
+        cls, agent_type: str, scope: AgentScope | str, *, environment: Environment, cwd: str | None = None
     ) -> AgentMemory:
-        environ: Mapping[str, str] = os.environ if env is None else env
+        """The directory of ``agent_type`` in ``scope``: user-scoped memory lives under the memory base
+        of ``environment`` (``CLAUDE_CODE_REMOTE_MEMORY_DIR``, else the config home), local memory
+        under the remote memory directory when one is set."""
         kind = AgentScope(scope)
         name = agent_dir_name(agent_type)
         root = project_root(cwd)
         if kind is AgentScope.USER:
-            directory = join_lexical(memory_base(environ), "agent-memory", name)
+            directory = join_lexical(memory_base(environment), "agent-memory", name)
         elif kind is AgentScope.PROJECT:
             directory = join_lexical(root, ".claude", "agent-memory", name)
-        elif environ.get(ENV_REMOTE_MEMORY_DIR):
-            remote = normalize_lexical(environ[ENV_REMOTE_MEMORY_DIR])
+        elif environment.remote_memory_dir:
+            remote = normalize_lexical(environment.remote_memory_dir)
             base = sanitize_path(find_canonical_git_root(root) or root)
             directory = join_lexical(remote, "projects", base, "agent-memory-local", name)
         else:
@@ -202,20 +204,20 @@ class AgentMemory:
     def prompt(
         self,
         *,
-        env: Mapping[str, str] | None = None,
         extra_guidelines: Sequence[str] = (),
         transcripts_dir: str | None = None,
     ) -> str:
         """The memory section appended to the agent's system prompt, its index inlined.
 
-        Creates the directory, since the prompt tells the agent it already exists.
+        ``extra_guidelines`` are the operator's (``MemoryConfig.extra_guidelines``) and any of the
+        caller's. Creates the directory, since the prompt tells the agent it already exists.
         """
         ensure_dir(self.dir)
         scope_note = render_template(f"agent_memory_scope_{self.scope.value}")
         config = PromptConfig(
             memory_dir=self.dir,
             display_name=AGENT_DISPLAY_NAME,
-            extra_guidelines=(scope_note, *extra_guidelines, *extra_guidelines_from_env(env)),
+            extra_guidelines=(scope_note, *extra_guidelines),
             search_past_context=transcripts_dir is not None,
             transcripts_dir=transcripts_dir,
         )
@@ -284,13 +286,14 @@ class AgentMemory:
         return self.initialize_from_snapshot(snapshot_timestamp)
 
 
-def is_agent_memory_path(path: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None) -> bool:
+def is_agent_memory_path(path: str, *, environment: Environment, cwd: str | None = None) -> bool:
     """Whether ``path`` lies under one of the three agent-memory roots (reads and writes there are
     the agent's own and need no confirmation)."""
     target = unicodedata.normalize("NFC", normalize_lexical(os.path.abspath(path)))
     probe = "probe"
     for scope in AgentScope:
-        root = os.path.dirname(AgentMemory.resolve(probe, scope, cwd=cwd, env=env).dir.rstrip(os.sep)) + os.sep
+        directory = AgentMemory.resolve(probe, scope, cwd=cwd, environment=environment).dir
+        root = os.path.dirname(directory.rstrip(os.sep)) + os.sep
         if target.startswith(root):
             return True
     return False

@@ -35,7 +35,7 @@ from memdir.paths import (
 )
 from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseHint, detect_release
-from memdir.settings import Settings, load_settings
+from memdir.settings import Settings, default_managed_dir, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.scan import MAX_MEMORY_FILES
 
@@ -89,9 +89,9 @@ DAILY_LOG_ENV = "MEMDIR_DAILY_LOG"
 EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
 
 
-def extra_guidelines_from_env(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+def extra_guidelines_from_env(environment: Environment) -> tuple[str, ...]:
     """The operator's extra guideline block, when the env var holds non-blank text."""
-    value = (os.environ if env is None else env).get(EXTRA_GUIDELINES_ENV, "")
+    value = environment.extra_guidelines or ""
     return (value,) if value.strip() else ()
 
 
@@ -146,7 +146,7 @@ def _flag(settings: Settings, key: str) -> bool:
     return value
 
 
-def _team_enabled(settings: Settings, env: Mapping[str, str], enabled: bool) -> bool:
+def _team_enabled(settings: Settings, environment: Environment, enabled: bool) -> bool:
     forced = settings.memdir("teamMemory", None)
     if forced is not None and not isinstance(forced, bool):
         raise ConfigError(f"settings key memdir.teamMemory must be true, false or null, not {forced!r}")
@@ -154,12 +154,12 @@ def _team_enabled(settings: Settings, env: Mapping[str, str], enabled: bool) -> 
         return False
     if forced is not None:
         return forced
-    server = env.get("MEMDIR_TEAM_SERVER") or env.get("TEAM_MEMORY_SYNC_URL") or settings.memdir("teamServer", None)
+    server = environment.team_server or settings.memdir("teamServer", None)
     return bool(server)
 
 
-def _daily_log(settings: Settings, env: Mapping[str, str], team_enabled: bool) -> bool:
-    from_env = env.get(DAILY_LOG_ENV)
+def _daily_log(settings: Settings, environment: Environment, team_enabled: bool) -> bool:
+    from_env = environment.daily_log
     daily = env_truthy(from_env) or (not env_defined_falsy(from_env) and _flag(settings, "dailyLog"))
     if daily and team_enabled:
         raise ConfigError(
@@ -190,50 +190,55 @@ def resolve_config(
     ``memory_dir`` skips the resolution chain (an application keeping its own directory);
     otherwise the directory is Claude Code's, so both tools share it. ``transcript`` (the
     session's) and ``reported_version`` (a hook input's) help find the Claude Code release.
+    ``env`` stands in for the process environment (tests); it is read here, once, into the
+    configuration's :class:`Environment`, and nothing below reads variables again.
     """
-    environ: Mapping[str, str] = os.environ if env is None else env
+    environment = read_environment(env)
+    home = config_home(environment)
     root = project_root(project)
-    loaded = settings if settings is not None else load_settings(root, env=environ)
-    enabled = is_auto_memory_enabled(loaded, env=environ)
+    if settings is not None:
+        loaded = settings
+    else:
+        loaded = load_settings(root, config_home=home, managed_dir=default_managed_dir(environment.managed_dir))
+    enabled = is_auto_memory_enabled(loaded, environment)
     if memory_dir is not None:
         directory = normalize_root(memory_dir).rstrip(os.sep) + os.sep
     else:
-        directory = auto_mem_path(root, settings=loaded, env=environ)
-    team_enabled = _team_enabled(loaded, environ, enabled)
-    transcripts_dir = os.path.join(projects_dir(environ), sanitize_path(root)) + os.sep
+        directory = auto_mem_path(root, settings=loaded, environment=environment)
+    team_enabled = _team_enabled(loaded, environment, enabled)
+    transcripts_dir = os.path.join(projects_dir(home), sanitize_path(root)) + os.sep
     hint = ReleaseHint(
         setting=loaded.memdir("claudeCodeVersion", SETTINGS_KEYS["claudeCodeVersion"]),
         reported=reported_version,
         transcript=transcript,
         transcripts_dir=transcripts_dir,
-        claude_json=_claude_json(environ),
-        path=environ.get("PATH"),
+        claude_json=_claude_json(environment),
+        path=environment.path,
     )
     return MemoryConfig(
         project_root=root,
         memory_dir=directory,
-        config_home=config_home(environ),
+        config_home=home,
         transcripts_dir=transcripts_dir,
         enabled=enabled,
-        disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, env=environ),
+        disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, environment),
         team_enabled=team_enabled,
         skip_index=_flag(loaded, "skipIndex"),
         search_past_context=_flag(loaded, "searchPastContext"),
         scan_cap=_scan_cap(loaded.memdir("scanCap", SETTINGS_KEYS["scanCap"])),
-        extra_guidelines=extra_guidelines_from_env(environ),
+        extra_guidelines=extra_guidelines_from_env(environment),
         settings=loaded,
         explicit_dir=memory_dir is not None,
-        daily_log=_daily_log(loaded, environ, team_enabled),
+        daily_log=_daily_log(loaded, environment, team_enabled),
         release_hint=hint,
-        memory_stores_env=environ.get("CLAUDE_MEMORY_STORES"),
-        environment=read_environment(environ),
+        memory_stores_env=environment.memory_stores,
+        environment=environment,
     )
 
 
-def _claude_json(env: Mapping[str, str]) -> str:
+def _claude_json(environment: Environment) -> str:
     """Claude Code's global config file: ``.claude.json`` in ``CLAUDE_CONFIG_DIR``, else in the home directory."""
-    configured = env.get("CLAUDE_CONFIG_DIR")
-    folder = configured if configured else env.get("HOME") or os.path.expanduser("~")
+    folder = environment.claude_config_dir or environment.home
     return os.path.join(folder, ".claude.json")
 
 

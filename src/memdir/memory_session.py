@@ -156,7 +156,7 @@ class MemorySession:
             if self.instructions:
                 from memdir.instructions import load_instruction_files, render_instructions
 
-                files = load_instruction_files(self.config, env=self.env)
+                files = load_instruction_files(self.config)
                 self._context = render_instructions(files, skip_index=self.config.skip_index)
             else:
                 from memdir.prompt import render_user_context

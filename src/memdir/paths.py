@@ -4,7 +4,8 @@ A Python agent and Claude Code working on the same project must land in the same
 every step here reproduces the reference exactly: the config home, the sanitised project name
 (UTF-16 code units, djb2 for long names), the canonical git root that makes all worktrees of a
 repository share one memory, and the validation of configured directories. Functions take the
-environment as a mapping so that callers and tests decide what they see; nothing happens at import.
+:class:`~memdir.environment.Environment` value read once at the edge (or just the value they need),
+so callers and tests decide what they see; nothing happens at import.
 
 Containment checks and the one normalisation of a directory name live in :mod:`memdir.containment`
 (``contain``, ``normalize_root``); import them from there.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ from memdir.errors import ConfigError
 from memdir.model.text import js_trim, utf16_len
 
 if TYPE_CHECKING:
+    from memdir.environment import Environment
     from memdir.settings import Settings
 
 __all__ = [
@@ -62,9 +63,7 @@ AUTO_MEM_ENTRYPOINT_NAME = "MEMORY.md"
 MAX_SANITIZED_LENGTH = 200
 SEP = "/"
 
-ENV_CONFIG_DIR = "CLAUDE_CONFIG_DIR"
 ENV_REMOTE_MEMORY_DIR = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
-ENV_PATH_OVERRIDE = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
 ENV_DISABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 ENV_SIMPLE = "CLAUDE_CODE_SIMPLE"
 ENV_REMOTE = "CLAUDE_CODE_REMOTE"
@@ -78,40 +77,31 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
-    return os.environ if env is None else env
-
-
-def _home(env: Mapping[str, str] | None) -> str:
-    """``os.homedir()``: ``$HOME`` of the given environment, else the account's home."""
-    return _env(env).get("HOME") or os.path.expanduser("~")
-
-
 def _strip_trailing(path: str) -> str:
     return path.rstrip(SEP) or path[:1]
 
 
-def config_home(env: Mapping[str, str] | None = None) -> str:
+def config_home(environment: Environment) -> str:
     """``$CLAUDE_CONFIG_DIR`` (``~`` expanded) or ``~/.claude``; an empty value counts as unset."""
-    configured = _env(env).get(ENV_CONFIG_DIR)
+    configured = environment.claude_config_dir
     if configured:
         if configured == "~" or configured.startswith("~/"):
-            configured = _home(env) + configured[1:]
+            configured = environment.home + configured[1:]
         return _nfc(_strip_trailing(normalize_lexical(configured)))
-    return _nfc(join_lexical(_home(env), ".claude"))
+    return _nfc(join_lexical(environment.home, ".claude"))
 
 
-def memory_base(env: Mapping[str, str] | None = None) -> str:
+def memory_base(environment: Environment) -> str:
     """``$CLAUDE_CODE_REMOTE_MEMORY_DIR`` when non-empty, else the config home."""
-    remote = _env(env).get(ENV_REMOTE_MEMORY_DIR)
+    remote = environment.remote_memory_dir
     if remote:
         return _nfc(_strip_trailing(normalize_lexical(remote)))
-    return config_home(env)
+    return config_home(environment)
 
 
-def projects_dir(env: Mapping[str, str] | None = None) -> str:
+def projects_dir(config_home: str) -> str:
     """Transcripts and session memory: always under the config home, even with a remote memory base."""
-    return join_lexical(config_home(env), "projects")
+    return join_lexical(config_home, "projects")
 
 
 def djb2(text: str) -> int:
@@ -266,15 +256,14 @@ def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | Non
     return _nfc(normalized + SEP)
 
 
-def auto_mem_path(project_root: str, *, settings: Settings, env: Mapping[str, str] | None = None) -> str:
+def auto_mem_path(project_root: str, *, settings: Settings, environment: Environment) -> str:
     """The auto-memory directory for a project, ending in exactly one ``/``.
 
     Order: the override env var, then ``autoMemoryDirectory`` from trusted settings (never the
     checked-in project file; an invalid first value falls back to the default rather than to a
     later source), then ``<memory base>/projects/<sanitized canonical root>/memory/``.
     """
-    env = _env(env)
-    override = validate_memory_path(env.get(ENV_PATH_OVERRIDE), expand_tilde=False)
+    override = validate_memory_path(environment.memory_path_override, expand_tilde=False)
     if override is not None:
         return override
     configured = settings.first_trusted("autoMemoryDirectory")
@@ -285,12 +274,12 @@ def auto_mem_path(project_root: str, *, settings: Settings, env: Mapping[str, st
                 f"autoMemoryDirectory in {source} must be a string path, not {type(configured).__name__}",
                 rule="settings-type",
             )
-        valid = validate_memory_path(configured, expand_tilde=True, home=_home(env))
+        valid = validate_memory_path(configured, expand_tilde=True, home=environment.home)
         if valid is not None:
             return valid
     root = _nfc(project_root)
     base = find_canonical_git_root(root) or root
-    return _nfc(join_lexical(memory_base(env), "projects", sanitize_path(base), AUTO_MEM_DIRNAME) + SEP)
+    return _nfc(join_lexical(memory_base(environment), "projects", sanitize_path(base), AUTO_MEM_DIRNAME) + SEP)
 
 
 def auto_mem_entrypoint(auto_dir: str) -> str:
@@ -306,17 +295,16 @@ def is_auto_mem_path(path: str, auto_dir: str) -> bool:
     return _nfc(normalize_lexical(path)).startswith(auto_dir)
 
 
-def auto_memory_disabled_reason(settings: Settings, env: Mapping[str, str] | None = None) -> str | None:
+def auto_memory_disabled_reason(settings: Settings, environment: Environment) -> str | None:
     """Why auto memory is off (naming the variable or setting to change), or None when it is on."""
-    env = _env(env)
-    disable = env.get(ENV_DISABLE)
+    disable = environment.disable_auto_memory
     if env_truthy(disable):
         return f"{ENV_DISABLE}={disable} is set; unset it to turn auto memory on"
     if env_defined_falsy(disable):
         return None
-    if env_truthy(env.get(ENV_SIMPLE)):
+    if env_truthy(environment.simple):
         return f"{ENV_SIMPLE} (bare mode) is set; auto memory is off in bare mode"
-    if env_truthy(env.get(ENV_REMOTE)) and not env.get(ENV_REMOTE_MEMORY_DIR):
+    if env_truthy(environment.remote) and not environment.remote_memory_dir:
         return f"{ENV_REMOTE} is set without {ENV_REMOTE_MEMORY_DIR}; set it to a memory directory"
     enabled = settings.merged("autoMemoryEnabled")
     if enabled is None:
@@ -329,6 +317,6 @@ def auto_memory_disabled_reason(settings: Settings, env: Mapping[str, str] | Non
     return None
 
 
-def is_auto_memory_enabled(settings: Settings, env: Mapping[str, str] | None = None) -> bool:
+def is_auto_memory_enabled(settings: Settings, environment: Environment) -> bool:
     """The reference's enable chain: env switches first, then the merged ``autoMemoryEnabled``."""
-    return auto_memory_disabled_reason(settings, env) is None
+    return auto_memory_disabled_reason(settings, environment) is None

@@ -13,7 +13,6 @@ silently ignored policy file is worse than a loud failure.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -22,7 +21,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from memdir.errors import ConfigError
-from memdir.paths import config_home
 
 __all__ = [
     "MANAGED_DIR_ENV",
@@ -132,12 +130,11 @@ def _merge(base: object, override: object) -> object:
     return override
 
 
-def default_managed_dir(env: Mapping[str, str] | None = None) -> str:
-    """Directory of ``managed-settings.json``: ``$MEMDIR_MANAGED_DIR`` or the platform's."""
-    env = os.environ if env is None else env
-    override = env.get(MANAGED_DIR_ENV)
-    if override:
-        return override
+def default_managed_dir(configured: str | None = None) -> str:
+    """Directory of ``managed-settings.json``: ``configured`` (``$MEMDIR_MANAGED_DIR``, empty counts as
+    unset) or the platform's."""
+    if configured:
+        return configured
     if sys.platform == "darwin":
         return "/Library/Application Support/ClaudeCode"
     if sys.platform == "win32":
@@ -195,7 +192,7 @@ def _read_source(path: Path, source: Source) -> dict[str, object] | None:
 def load_settings(
     project_root: str | None,
     *,
-    env: Mapping[str, str] | None = None,
+    config_home: str,
     flag_settings: str | None = None,
     managed_dir: str | None = None,
     disabled_sources: Collection[Source] = (),
@@ -204,9 +201,9 @@ def load_settings(
 
     ``flag_settings`` is a path given explicitly (``--settings``), so unlike the other sources its
     absence is an error. Policy and flag settings cannot be disabled: an administrator's policy must
-    not be switchable off by the user it constrains.
+    not be switchable off by the user it constrains. ``config_home`` holds the user's settings;
+    ``managed_dir`` the policy (default: the platform's directory).
     """
-    env = os.environ if env is None else env
     refused = set(disabled_sources) - _DISABLEABLE
     if refused:
         names = ", ".join(sorted(refused))
@@ -216,8 +213,8 @@ def load_settings(
         )
 
     candidates: list[tuple[Source, Path]] = [
-        (Source.POLICY, Path(managed_dir or default_managed_dir(env)) / "managed-settings.json"),
-        (Source.USER, Path(config_home(env)) / "settings.json"),
+        (Source.POLICY, Path(managed_dir or default_managed_dir()) / "managed-settings.json"),
+        (Source.USER, Path(config_home) / "settings.json"),
     ]
     if project_root is not None:
         candidates.append((Source.PROJECT, Path(project_root) / ".claude" / "settings.json"))

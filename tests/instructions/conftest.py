@@ -45,7 +45,7 @@ class Tree:
         env = {**self.env, **options.pop("env", {})}  # type: ignore[dict-item]
         clear_git_root_cache()
         config = resolve_config(str(cwd or self.project), env=env)
-        return load_instructions(config, env=env, **options)  # type: ignore[arg-type]
+        return load_instructions(config, **options)  # type: ignore[arg-type]
 
     def paths(self, chain: InstructionChain) -> list[str]:
         return [str(Path(f.path).relative_to(self.root)) for f in chain.files]

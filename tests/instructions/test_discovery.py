@@ -182,7 +182,7 @@ def test_frontmatter_and_block_comments_are_removed_and_empty_files_skipped(tree
 
 def test_load_instruction_files_returns_the_files_in_order(tree):
     tree.write(tree.project / "CLAUDE.md", "project")
-    files = load_instruction_files(tree.config(), env=tree.env)
+    files = load_instruction_files(tree.config())
     assert [f.path for f in files] == [str(tree.project / "CLAUDE.md")]
 
 

@@ -33,15 +33,19 @@ def read(path):
 
 def test_scopes_map_to_claude_codes_settings_files(tmp_path, home):
     project = str(tmp_path)
-    assert settings_path("user") == str(home / "settings.json")
-    assert settings_path("project", project=project) == os.path.join(project, ".claude", "settings.json")
-    assert settings_path("local", project=project) == os.path.join(project, ".claude", "settings.local.json")
+    assert settings_path("user", config_home=str(home)) == str(home / "settings.json")
+    assert settings_path("project", project=project, config_home=str(home)) == os.path.join(
+        project, ".claude", "settings.json"
+    )
+    assert settings_path("local", project=project, config_home=str(home)) == os.path.join(
+        project, ".claude", "settings.local.json"
+    )
 
 
 def test_install_merges_memdirs_hooks_and_keeps_everything_else(home):
     home.mkdir()
     (home / "settings.json").write_text(json.dumps(OTHERS), encoding="utf-8")
-    result = install_hooks("user")
+    result = install_hooks("user", config_home=str(home))
     data = read(result.path)
     assert data["model"] == "opus"
     assert data["hooks"]["PreToolUse"] == OTHERS["hooks"]["PreToolUse"]
@@ -55,30 +59,30 @@ def test_install_merges_memdirs_hooks_and_keeps_everything_else(home):
 
 
 def test_installing_twice_replaces_memdirs_entries(home):
-    install_hooks("user")
-    first = read(settings_path("user"))
-    second_result = install_hooks("user")
+    install_hooks("user", config_home=str(home))
+    first = read(settings_path("user", config_home=str(home)))
+    second_result = install_hooks("user", config_home=str(home))
     assert second_result.removed == 5
-    assert read(settings_path("user")) == first
+    assert read(settings_path("user", config_home=str(home))) == first
 
 
 def test_uninstall_removes_only_memdirs_entries_and_the_containers_it_emptied(home):
     home.mkdir()
     (home / "settings.json").write_text(json.dumps(OTHERS), encoding="utf-8")
-    install_hooks("user")
-    result = uninstall_hooks("user")
+    install_hooks("user", config_home=str(home))
+    result = uninstall_hooks("user", config_home=str(home))
     assert result.removed == 5
-    assert read(settings_path("user")) == OTHERS
-    again = uninstall_hooks("user")
+    assert read(settings_path("user", config_home=str(home))) == OTHERS
+    again = uninstall_hooks("user", config_home=str(home))
     assert again.removed == 0 and again.written is False
 
 
 def test_uninstall_on_a_file_with_only_memdir_hooks_leaves_no_hooks_key(tmp_path, home):
     project = str(tmp_path / "repo")
     os.makedirs(project)
-    install_hooks("local", project=project)
-    uninstall_hooks("local", project=project)
-    assert read(settings_path("local", project=project)) == {}
+    install_hooks("local", project=project, config_home=str(home))
+    uninstall_hooks("local", project=project, config_home=str(home))
+    assert read(settings_path("local", project=project, config_home=str(home))) == {}
 
 
 def test_broken_settings_json_is_refused_and_left_untouched(home):
@@ -86,7 +90,7 @@ def test_broken_settings_json_is_refused_and_left_untouched(home):
     broken = '{"hooks": {"Stop": [}'
     (home / "settings.json").write_text(broken, encoding="utf-8")
     with pytest.raises(ConfigError) as info:
-        install_hooks("user")
+        install_hooks("user", config_home=str(home))
     assert info.value.rule == "settings-json" and "not valid JSON" in info.value.message
     assert (home / "settings.json").read_text(encoding="utf-8") == broken
     result = CliRunner().invoke(cli, ["hooks", "install"])

@@ -50,11 +50,10 @@ def test_embedded_examples_are_the_files_themselves(doc):
         assert body == (ROOT / path).read_text(encoding="utf-8"), path
 
 
-def test_the_settings_shown_in_the_hooks_page_are_what_install_writes(tmp_path, monkeypatch):
+def test_the_settings_shown_in_the_hooks_page_are_what_install_writes(tmp_path):
     from memdir.integrations.hooks_install import hook_command_prefix, install_hooks
 
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
-    written = json.loads(Path(install_hooks("user").path).read_text(encoding="utf-8"))
+    written = json.loads(Path(install_hooks("user", config_home=str(tmp_path / "claude")).path).read_text("utf-8"))
     text = (ROOT / "docs" / "claude-code-hooks.md").read_text(encoding="utf-8")
     shown = json.loads(re.search(r"<!-- settings: memdir hooks install -->\n```json\n(.*?)```", text, re.DOTALL)[1])
     prefix = shlex.join(hook_command_prefix())

@@ -79,7 +79,7 @@ def via_hook(tmp_path, env, config):
 
 
 def via_web_view(tmp_path, env, config):
-    result = build_services(config, env=env).recaller.recall(QUERY)
+    result = build_services(config).recaller.recall(QUERY)
     return result.selector, [m.file for m in result.memories]
 
 

@@ -103,8 +103,8 @@ def test_only_token_hashes_reach_the_sqlite_file(tmp_path: Path) -> None:
 
 
 def test_the_default_database_lives_in_the_claude_config_home(tmp_path: Path) -> None:
-    assert default_database_url({"CLAUDE_CONFIG_DIR": str(tmp_path)}) == f"sqlite:///{tmp_path}/memdir-team.db"
-    assert default_database_url({"HOME": "/home/u"}) == "sqlite:////home/u/.claude/memdir-team.db"
+    assert default_database_url(str(tmp_path)) == f"sqlite:///{tmp_path}/memdir-team.db"
+    assert default_database_url("/home/u/.claude") == "sqlite:////home/u/.claude/memdir-team.db"
 
 
 def test_an_unknown_database_scheme_is_a_config_error() -> None:

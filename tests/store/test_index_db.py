@@ -4,8 +4,9 @@ import sqlite3
 
 import pytest
 
+from memdir.config import open_index, resolve_config
 from memdir.model.memory import Memory, MemoryType
-from memdir.store.index_db import IndexedMemoryDir, MemoryIndex, default_index_path
+from memdir.store.index_db import IndexedMemoryDir, MemoryIndex, index_path
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import scan_memory_files
 
@@ -31,11 +32,15 @@ def index(store, tmp_path):
 
 def test_the_default_location_is_under_the_config_home_and_outside_the_memory_dir(tmp_path):
     env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "home")}
-    path = default_index_path(str(tmp_path / "mem"), env=env)
+
+    def located(directory):
+        return open_index(resolve_config(str(tmp_path), memory_dir=directory, env=env)).path
+
+    path = located(str(tmp_path / "mem"))
     assert path.startswith(str(tmp_path / "home" / "memdir" / "index") + os.sep)
     assert path.endswith(".sqlite3")
-    assert default_index_path(str(tmp_path / "mem") + "/", env=env) == path
-    assert default_index_path(str(tmp_path / "other"), env=env) != path
+    assert located(str(tmp_path / "mem") + "/") == path == index_path(str(tmp_path / "mem"), str(tmp_path / "home"))
+    assert located(str(tmp_path / "other")) != path
 
 
 def test_headers_mirror_the_header_scan(store, index):

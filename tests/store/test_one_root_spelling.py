@@ -1,9 +1,9 @@
 import os
 import unicodedata
 
-from memdir.config import open_memory_dir, resolve_config
+from memdir.config import open_index, open_memory_dir, resolve_config
 from memdir.containment import normalize_root
-from memdir.store.index_db import MemoryIndex, default_index_path
+from memdir.store.index_db import MemoryIndex, index_path
 from memdir.store.memdir import MemoryDir
 
 
@@ -15,8 +15,10 @@ def test_a_decomposed_and_a_precomposed_name_reach_one_memory_and_one_index(tmp_
     config = resolve_config(str(tmp_path), memory_dir=decomposed + os.sep + os.sep, env=env)
     assert config.memory_dir == composed + os.sep
     assert MemoryDir(decomposed).root == open_memory_dir(config).root == composed
-    assert MemoryIndex(decomposed, env=env).root == MemoryIndex(composed, env=env).root == composed
-    assert default_index_path(decomposed, env=env) == default_index_path(composed + os.sep, env=env)
+    database = str(tmp_path / "index.sqlite3")
+    assert MemoryIndex(decomposed, database).root == MemoryIndex(composed, database).root == composed
+    assert open_index(config).path == index_path(decomposed, config.config_home)
+    assert index_path(decomposed, config.config_home) == index_path(composed + os.sep, config.config_home)
 
 
 def test_the_root_spelling_expands_home_keeps_the_filesystem_root_and_resolves_no_symlinks(tmp_path):

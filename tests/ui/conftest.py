@@ -43,7 +43,7 @@ def services(memory_root: Path, tmp_path: Path) -> UiServices:
     project = tmp_path / "project"
     project.mkdir()
     config = resolve_config(str(project), memory_dir=str(memory_root), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "c")})
-    return build_services(config, env={})
+    return build_services(config)
 
 
 @pytest.fixture

@@ -331,11 +331,11 @@ def test_the_view_lists_through_the_derived_index_unless_the_settings_turn_it_of
     project = tmp_path / "off"
     (project / ".claude").mkdir(parents=True)
     env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "c")}
-    default = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env), env={})
+    default = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env))
     assert isinstance(default.memory_dir, IndexedMemoryDir)
     assert not isinstance(default.recaller.memory_dir, IndexedMemoryDir)  # recall keeps the configured store
     (project / ".claude" / "settings.json").write_text('{"memdir": {"derivedIndex": false}}', "utf-8")
-    off = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env), env={})
+    off = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env))
     assert not isinstance(off.memory_dir, IndexedMemoryDir)
     assert len(off.memory_dir.list()) == len(default.memory_dir.list()) == 2
 

@@ -20,7 +20,8 @@ _scope = click.option(
 
 
 def _memory(state: CliState, agent_type: str, scope: str) -> AgentMemory:
-    return AgentMemory.resolve(agent_type, scope, cwd=state.config.project_root)
+    config = state.config
+    return AgentMemory.resolve(agent_type, scope, cwd=config.project_root, environment=config.environment)
 
 
 @cli.group(
@@ -52,7 +53,8 @@ def agent_prompt(state: CliState, agent_type: str, scope: str) -> None:
     """Print the memory section appended to the agent's system prompt (its index inlined)."""
     if not state.config.enabled:
         raise click.ClickException(f"auto memory is disabled ({state.config.disabled_reason})")
-    click.echo(_memory(state, agent_type, scope).prompt(), nl=False)
+    prompt = _memory(state, agent_type, scope).prompt(extra_guidelines=state.config.extra_guidelines)
+    click.echo(prompt, nl=False)
 
 
 @agent.command(

@@ -6,8 +6,10 @@ import click
 
 from memdir.cli.hook_entry import run_hook_command
 from memdir.cli.main import CliState, cli, pass_state
+from memdir.config import read_environment
 from memdir.integrations.hooks import HOOK_EVENTS
 from memdir.integrations.hooks_install import SCOPES, Scope, install_hooks, uninstall_hooks
+from memdir.paths import config_home
 
 __all__ = ["hook", "hooks"]
 
@@ -63,7 +65,8 @@ def install(state: CliState, scope: Scope) -> None:
     entries instead of adding more.
     """
     options = ["--memory-dir", state.memory_dir_option] if state.memory_dir_option else []
-    result = install_hooks(scope, project=state.project, global_options=options)
+    home = config_home(read_environment())
+    result = install_hooks(scope, project=state.project, config_home=home, global_options=options)
     replaced = f" (replaced {result.removed} earlier memdir entries)" if result.removed else ""
     click.echo(f"installed memdir hooks for {', '.join(result.events)} in {result.path}{replaced}")
 
@@ -73,7 +76,7 @@ def install(state: CliState, scope: Scope) -> None:
 @pass_state
 def uninstall(state: CliState, scope: Scope) -> None:
     """Remove memdir's hook entries (and nothing else) from a settings file."""
-    result = uninstall_hooks(scope, project=state.project)
+    result = uninstall_hooks(scope, project=state.project, config_home=config_home(read_environment()))
     if result.removed:
         click.echo(f"removed {result.removed} memdir hook entries from {result.path}")
     else:

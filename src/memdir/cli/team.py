@@ -14,7 +14,7 @@ import click
 from memdir.cli.main import cli
 from memdir.cli.terminal import is_terminal, print_table, progress
 from memdir.errors import MemdirError
-from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, open_storage
+from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, default_database_url, open_storage
 from memdir.team import sync as sync_ops
 from memdir.team.client import TeamClient, resolve_endpoint
 from memdir.team.protocol import API_PATH, validate_key, validate_repo
@@ -34,10 +34,18 @@ def _need(extra: str, *modules: str) -> None:
             raise click.ClickException(f"this command needs {module}: pip install 'memdir[{extra}]'")
 
 
+def _default_database() -> str:
+    """``memdir-team.db`` in the Claude config home: the server reads no environment, so it is resolved here."""
+    from memdir.config import read_environment
+    from memdir.paths import config_home
+
+    return default_database_url(config_home(read_environment()))
+
+
 @contextmanager
 def _storage(database: str | None) -> Iterator[Storage]:
     try:
-        storage = open_storage(database)
+        storage = open_storage(database or _default_database())
     except MemdirError as exc:
         raise click.ClickException(exc.message) from exc
     try:
@@ -276,6 +284,7 @@ def _session(server: str | None, secret: str | None, repo: str | None) -> Iterat
         token=secret,
         repo=repo,
         settings_server=config.setting("teamServer"),
+        environment=config.environment,
     )
     with TeamClient(endpoint) as client:
         yield client, config.team_dir

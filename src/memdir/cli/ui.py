@@ -28,7 +28,9 @@ def _team_status(state: CliState) -> Callable[[], TeamStatus] | None:
 
     config = state.config
     try:
-        endpoint = resolve_endpoint(cwd=config.project_root, settings_server=config.setting("teamServer"))
+        endpoint = resolve_endpoint(
+            cwd=config.project_root, settings_server=config.setting("teamServer"), environment=config.environment
+        )
     except SyncError:
         return None
     if importlib.util.find_spec("httpx") is None:

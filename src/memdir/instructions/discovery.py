@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from memdir.config import MemoryConfig
 from memdir.containment import dirname_lexical, join_lexical, normalize_lexical
@@ -48,7 +47,6 @@ MAX_INCLUDE_DEPTH = 5
 EXTERNAL_INCLUDES_KEY = "hasClaudeMdExternalIncludesApproved"
 DISABLE_CLAUDE_MDS_ENV = "CLAUDE_CODE_DISABLE_CLAUDE_MDS"
 ADDITIONAL_DIRS_ENV = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"
-_SIMPLE_ENV = "CLAUDE_CODE_SIMPLE"
 _EXCLUDABLE = frozenset({InstructionType.USER, InstructionType.PROJECT, InstructionType.LOCAL})
 
 
@@ -238,7 +236,6 @@ def load_instructions(
     config: MemoryConfig,
     *,
     cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
     add_dirs: Sequence[str] = (),
     disabled_sources: Collection[Source] = (),
     managed_dir: str | None = None,
@@ -247,10 +244,11 @@ def load_instructions(
     """Load the whole instruction chain for a session started in ``cwd`` (the project root by default).
 
     ``disabled_sources`` switches off the file types of disabled settings sources (user, project,
-    local); ``include_external`` overrides the approval read from settings.
+    local); ``include_external`` overrides the approval read from settings. The switches of the
+    environment (bare mode, no CLAUDE.md files, ``--add-dir`` files) come from ``config.environment``.
     """
-    environ: Mapping[str, str] = os.environ if env is None else env
-    if env_truthy(environ.get(DISABLE_CLAUDE_MDS_ENV)):
+    environment = config.environment
+    if env_truthy(environment.disable_claude_mds):
         return InstructionChain(files=(), disabled=f"{DISABLE_CLAUDE_MDS_ENV} is set")
     origin = unicodedata.normalize("NFC", os.path.realpath(cwd or config.project_root))
     settings = config.settings
@@ -258,14 +256,14 @@ def load_instructions(
     external = approved if include_external is None else include_external
     loader = _Loader(
         cwd=origin,
-        home=environ.get("HOME") or str(Path.home()),
+        home=environment.home,
         excludes=_excludes(settings.merged("claudeMdExcludes")),
     )
     files: list[InstructionFile] = []
-    bare = env_truthy(environ.get(_SIMPLE_ENV))
+    bare = env_truthy(environment.simple)
 
     if not bare:
-        managed = managed_dir or default_managed_dir(environ)
+        managed = managed_dir or default_managed_dir(environment.managed_dir)
         files += loader.process(join_lexical(managed, "CLAUDE.md"), InstructionType.MANAGED, "managed policy", external)
         files += loader.rules(
             join_lexical(managed, ".claude", "rules"), InstructionType.MANAGED, "managed rule", external, origin
@@ -276,7 +274,7 @@ def load_instructions(
             files += loader.rules(join_lexical(home, "rules"), InstructionType.USER, "user rule", True, origin)
         files += _project_files(loader, origin, external, disabled_sources)
 
-    if bare or env_truthy(environ.get(ADDITIONAL_DIRS_ENV)):
+    if bare or env_truthy(environment.additional_directories_claude_md):
         for directory in add_dirs:
             root = unicodedata.normalize("NFC", os.path.realpath(directory))
             why = f"--add-dir {root}"
@@ -346,7 +344,6 @@ def load_instruction_files(
     config: MemoryConfig,
     *,
     cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
     add_dirs: Sequence[str] = (),
     disabled_sources: Collection[Source] = (),
     managed_dir: str | None = None,
@@ -356,7 +353,6 @@ def load_instruction_files(
     chain = load_instructions(
         config,
         cwd=cwd,
-        env=env,
         add_dirs=add_dirs,
         disabled_sources=disabled_sources,
         managed_dir=managed_dir,

@@ -17,10 +17,13 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from memdir.paths import config_home
 from memdir.store.files import ensure_dir
+
+if TYPE_CHECKING:
+    from memdir.environment import Environment
 
 __all__ = [
     "RECORD_ENV_VAR",
@@ -77,8 +80,8 @@ def dream_argv(session_id: str | None, *, project: str, memory_dir: str | None =
     return [*memdir_argv(), *_globals(project, memory_dir), "dream", *session, "--json"]
 
 
-def log_path(name: str, env: Mapping[str, str] | None = None) -> str:
-    return os.path.join(config_home(env), "memdir", "logs", f"{name}.log")
+def log_path(name: str, config_home: str) -> str:
+    return os.path.join(config_home, "memdir", "logs", f"{name}.log")
 
 
 def spawn_detached(argv: Sequence[str], log_file: str) -> subprocess.Popen[bytes]:
@@ -107,6 +110,7 @@ def record_launch(record_file: str) -> Launcher:
     return launch
 
 
-def launcher_from_env(env: Mapping[str, str] | None = None) -> Launcher:
-    record = (os.environ if env is None else env).get(RECORD_ENV_VAR)
+def launcher_from_env(environment: Environment) -> Launcher:
+    """The recording launcher when ``MEMDIR_HOOK_LAUNCH_RECORD`` names a file, else the spawning one."""
+    record = environment.hook_launch_record
     return record_launch(record) if record else spawn_detached

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
 
 from memdir.errors import ConfigError
 from memdir.paths import projects_dir, sanitize_path
@@ -25,16 +24,14 @@ STATE_FILENAME = "memdir-recall.json"
 _VERSION = 1
 
 
-def recall_state_path(
-    session_id: str, *, transcript_path: str | None, cwd: str | None, env: Mapping[str, str] | None = None
-) -> str:
-    """The state file of a session: beside its transcript, or under the projects dir for ``cwd``."""
+def recall_state_path(session_id: str, *, transcript_path: str | None, cwd: str | None, config_home: str) -> str:
+    """The state file of a session: beside its transcript, or under the config home's projects dir for ``cwd``."""
     if not session_id or "/" in session_id or "\\" in session_id or session_id in (".", "..") or "\0" in session_id:
         raise ConfigError(f"hook input has an unusable session_id {session_id!r}", rule="session-id")
     if transcript_path:
         base = os.path.dirname(os.path.abspath(transcript_path))
     else:
-        base = os.path.join(projects_dir(env), sanitize_path(os.path.realpath(cwd or os.getcwd())))
+        base = os.path.join(projects_dir(config_home), sanitize_path(os.path.realpath(cwd or os.getcwd())))
     return os.path.join(base, session_id, STATE_FILENAME)
 
 

@@ -129,14 +129,16 @@ def _model_configured(config: MemoryConfig, env: Mapping[str, str]) -> bool:
     return resolve_model_spec(None, env=env, settings_value=config.setting("model")) is not None
 
 
-def _state_path(hook: HookInput, env: Mapping[str, str]) -> str | None:
+def _state_path(hook: HookInput, config_home: str) -> str | None:
     if hook.session_id is None:
         return None
-    return recall_state_path(hook.session_id, transcript_path=hook.transcript_path, cwd=hook.cwd, env=env)
+    return recall_state_path(
+        hook.session_id, transcript_path=hook.transcript_path, cwd=hook.cwd, config_home=config_home
+    )
 
 
 def _session_start(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]) -> HookResult:
-    path = _state_path(hook, env)
+    path = _state_path(hook, config.config_home)
     note = ""
     if hook.source in ("clear", "compact") and path is not None and reset_recall_state(path):
         note = "recall state reset"
@@ -149,7 +151,7 @@ def _session_start(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]
 def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]) -> HookResult:
     if not hook.prompt:
         return HookResult(note="no prompt")
-    path = _state_path(hook, env)
+    path = _state_path(hook, config.config_home)
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
     session = MemorySession(
@@ -191,7 +193,7 @@ def _background(
         argv = session_update_argv(
             hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir
         )
-    handle = launcher(argv, log_path(what, env))
+    handle = launcher(argv, log_path(what, config.config_home))
     note = f"started {what}"
     if what == "extract":
         note += _maybe_dream(hook, config, env, launcher)
@@ -214,7 +216,8 @@ def _maybe_dream(hook: HookInput, config: MemoryConfig, env: Mapping[str, str], 
     if not decision.run:
         return ""
     memory_dir = config.memory_dir if config.explicit_dir else None
-    launcher(dream_argv(hook.session_id, project=config.project_root, memory_dir=memory_dir), log_path("dream", env))
+    argv = dream_argv(hook.session_id, project=config.project_root, memory_dir=memory_dir)
+    launcher(argv, log_path("dream", config.config_home))
     return "; started dream"
 
 
@@ -244,7 +247,7 @@ def run_hook(
         return _user_prompt_submit(hook, config, environ)
     from memdir.integrations.hook_launch import launcher_from_env
 
-    launch = launcher or launcher_from_env(environ)
+    launch = launcher or launcher_from_env(config.environment)
     if event == "pre-compact":
         return _background(hook, config, environ, launch, what="session")
     if event == "stop" and hook.stop_hook_active:

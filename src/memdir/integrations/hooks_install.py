@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from memdir.errors import ConfigError
 from memdir.integrations.hooks import HOOK_EVENTS
-from memdir.paths import config_home, project_root
+from memdir.paths import project_root
 from memdir.store.files import write_json
 
 __all__ = [
@@ -56,9 +56,10 @@ class InstallResult:
     written: bool
 
 
-def settings_path(scope: Scope, *, project: str | None = None, env: Mapping[str, str] | None = None) -> str:
+def settings_path(scope: Scope, *, config_home: str, project: str | None = None) -> str:
+    """The settings file of ``scope``: the user's under ``config_home``, else the project's shared or local one."""
     if scope == "user":
-        return os.path.join(config_home(env), "settings.json")
+        return os.path.join(config_home, "settings.json")
     root = project_root(project)
     name = "settings.json" if scope == "project" else "settings.local.json"
     return os.path.join(root, ".claude", name)
@@ -145,13 +146,13 @@ def _write(path: str, data: dict[str, Any]) -> None:
 def install_hooks(
     scope: Scope = "user",
     *,
+    config_home: str,
     project: str | None = None,
-    env: Mapping[str, str] | None = None,
     global_options: Sequence[str] = (),
     events: Sequence[str] = tuple(HOOK_EVENTS),
 ) -> InstallResult:
     """Merge memdir's hook entries into the scope's settings file, replacing earlier memdir entries."""
-    path = settings_path(scope, project=project, env=env)
+    path = settings_path(scope, project=project, config_home=config_home)
     data = _load(path)
     hooks: dict[str, Any] = data.setdefault("hooks", {})
     removed, _ = _strip(hooks)
@@ -166,11 +167,9 @@ def install_hooks(
     return InstallResult(path=path, events=tuple(touched), removed=removed, written=True)
 
 
-def uninstall_hooks(
-    scope: Scope = "user", *, project: str | None = None, env: Mapping[str, str] | None = None
-) -> InstallResult:
+def uninstall_hooks(scope: Scope = "user", *, config_home: str, project: str | None = None) -> InstallResult:
     """Remove memdir's entries only; a file without any is not rewritten."""
-    path = settings_path(scope, project=project, env=env)
+    path = settings_path(scope, project=project, config_home=config_home)
     data = _load(path)
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 
 from memdir.config import MemoryConfig
 from memdir.conversation import ConversationMessage
+from memdir.environment import Environment
 from memdir.errors import LockTimeout, ModelNotConfigured
 from memdir.llm.base import ChatModel, ChatRequest, Completion
 from memdir.llm.steps import arun_steps, run_steps
+from memdir.paths import config_home
 from memdir.session_notes.compact import CompactionFallback, CompactionResult, plan_compaction
 from memdir.session_notes.paths import SessionPaths, load_session_template, validate_session_id
 from memdir.session_notes.state import SessionState
@@ -119,7 +121,8 @@ class SessionMemory:
             paths = SessionPaths(directory=directory, config_home=config.config_home)
             setting = config.setting("sessionMemory")
         else:
-            paths = SessionPaths.for_session(session_id, cwd=cwd, env=environ)
+            home = config_home(Environment.read(environ))
+            paths = SessionPaths.for_session(session_id, cwd=cwd, config_home=home)
         return cls(
             paths,
             model=model,

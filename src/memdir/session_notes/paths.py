@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memdir.errors import ConfigError, MemoryFormatError
 from memdir.model.memory import decode_memory_bytes
-from memdir.paths import config_home, project_root, projects_dir, sanitize_path
+from memdir.paths import project_root, projects_dir, sanitize_path
 from memdir.store.files import FILE_MODE, ensure_dir, read_bytes_limited
 from memdir.templates import load_template
 
@@ -61,13 +60,11 @@ class SessionPaths:
     config_home: str
 
     @classmethod
-    def for_session(
-        cls, session_id: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None
-    ) -> SessionPaths:
-        environ: Mapping[str, str] = os.environ if env is None else env
+    def for_session(cls, session_id: str, *, config_home: str, cwd: str | None = None) -> SessionPaths:
+        """The notes of ``session_id`` in ``cwd`` (default: the working directory) under ``config_home``."""
         key = sanitize_path(project_root(cwd))
-        directory = os.path.join(projects_dir(environ), key, validate_session_id(session_id), _DIRNAME)
-        return cls(directory=directory, config_home=config_home(environ))
+        directory = os.path.join(projects_dir(config_home), key, validate_session_id(session_id), _DIRNAME)
+        return cls(directory=directory, config_home=config_home)
 
     @property
     def notes(self) -> str:

@@ -3,10 +3,10 @@
 The Markdown files stay the truth. This database only makes large stores fast: a rescan of
 100,000 memories costs one ``stat`` per file and reads only the files whose (mtime, size)
 changed, and a process that recalls often keeps the headers in memory between refreshes. It
-lives outside the memory directory (``<configHome>/memdir/index/<hash of the directory>.sqlite3``
-by default) so that Claude Code and team sync never see it. Delete it at any time: it is
-rebuilt on the next use, and rebuilt automatically when it is missing, from an older schema,
-or unreadable.
+lives outside the memory directory (:func:`index_path`: ``<configHome>/memdir/index/<hash of the
+directory>.sqlite3``, where ``config.open_index`` opens it) so that Claude Code and team sync
+never see it. Delete it at any time: it is rebuilt on the next use, and rebuilt automatically
+when it is missing, from an older schema, or unreadable.
 
 Freshness: files added, removed, renamed or replaced atomically change their directory's
 mtime and are seen on the next call; a file rewritten in place by another program is seen at
@@ -23,7 +23,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,13 +31,12 @@ from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
 from memdir.model.analysis import spaced_pairs
 from memdir.model.memory import FrontmatterLayout, decode_memory_bytes, normalize_newlines, parse_memory_type
-from memdir.paths import config_home
 from memdir.store.files import ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header
 
-__all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "default_index_path", "index_path"]
+__all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "index_path"]
 
 # 2: headers read the type nested under metadata:; 3: Chinese, Japanese, Korean and Thai text is
 # indexed as pairs of characters (spaced_pairs); 4: headers keep whether the type came from
@@ -90,11 +89,6 @@ def index_path(memory_dir: str, home: str) -> str:
     return os.path.join(home, "memdir", "index", f"{digest}.sqlite3")
 
 
-def default_index_path(memory_dir: str, *, env: Mapping[str, str] | None = None) -> str:
-    """:func:`index_path` under the config home that ``env`` (default: the process's) names."""
-    return index_path(memory_dir, config_home(env))
-
-
 @dataclass(frozen=True)
 class RefreshStats:
     """What one refresh did."""
@@ -123,14 +117,13 @@ class MemoryIndex(RankerCaches):
     def __init__(
         self,
         root: str | os.PathLike[str],
-        db_path: str | None = None,
+        db_path: str,
         *,
-        env: Mapping[str, str] | None = None,
         refresh_interval: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.root = normalize_root(root)
-        self.path = db_path or default_index_path(self.root, env=env)
+        self.path = db_path
         self.refresh_interval = refresh_interval
         self.clock = clock
         self._lock = threading.RLock()
@@ -415,7 +408,7 @@ class IndexedMemoryDir(MemoryDir):
         self,
         root: str | os.PathLike[str],
         *,
-        index: MemoryIndex | None = None,
+        index: MemoryIndex,
         lock_timeout: float = 10.0,
         scan_cap: int | None = MAX_MEMORY_FILES,
         write_guards: Sequence[WriteGuard] = (),
@@ -434,7 +427,7 @@ class IndexedMemoryDir(MemoryDir):
             stamp=stamp,
             index_check=index_check,
         )
-        self.index = index if index is not None else MemoryIndex(self.root)
+        self.index = index
 
     def scan(self) -> list[MemoryHeader]:
         headers = self.index.headers()

@@ -8,7 +8,6 @@ to do with the answers is :mod:`memdir.team.sync`'s business.
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +29,8 @@ from memdir.team.protocol import (
 
 if TYPE_CHECKING:
     import httpx
+
+    from memdir.environment import Environment
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -304,15 +305,14 @@ def resolve_endpoint(
     token: str | None = None,
     repo: str | None = None,
     settings_server: object = None,
-    env: Mapping[str, str] | None = None,
+    environment: Environment,
 ) -> TeamEndpoint:
     """Options first, then ``MEMDIR_TEAM_SERVER`` / ``TEAM_MEMORY_SYNC_URL`` / settings
     ``memdir.teamServer`` for the server, ``MEMDIR_TEAM_TOKEN`` for the token, the git remote of
-    ``cwd`` for the repository."""
+    ``cwd`` for the repository; the variables come from ``environment``."""
     from memdir.team.repo import resolve_repo
 
-    environ: Mapping[str, str] = os.environ if env is None else env
-    url = server or environ.get("MEMDIR_TEAM_SERVER") or environ.get("TEAM_MEMORY_SYNC_URL") or settings_server
+    url = server or environment.team_server or settings_server
     if not isinstance(url, str) or not url:
         raise SyncError(
             "no team server configured; pass --server URL or set MEMDIR_TEAM_SERVER "
@@ -321,7 +321,7 @@ def resolve_endpoint(
         )
     if not url.startswith(("http://", "https://")):
         raise SyncError(f"team server {url!r} is not an http:// or https:// URL", rule="sync-no-server")
-    secret = token or environ.get("MEMDIR_TEAM_TOKEN")
+    secret = token or environment.team_token
     if not secret:
         raise SyncAuthError(
             "no team token; pass --token or set MEMDIR_TEAM_TOKEN "

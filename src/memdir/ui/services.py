@@ -13,7 +13,7 @@ the pool it is given.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from memdir.config import MemoryConfig, open_memory_dir, uses_derived_index
 from memdir.memory_session import MemorySession
@@ -27,10 +27,9 @@ __all__ = ["build_services"]
 def build_services(
     config: MemoryConfig,
     *,
-    env: Mapping[str, str] | None = None,
     team_status: Callable[[], TeamStatus] | None = None,
 ) -> UiServices:
-    session = MemorySession(config, env=env)
+    session = MemorySession(config)
     memory_dir = session.memory_dir
     if config.setting("derivedIndex") is None and not uses_derived_index(config):
         memory_dir = open_memory_dir(dataclasses.replace(config, scan_cap=None))

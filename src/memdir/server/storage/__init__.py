@@ -1,13 +1,13 @@
 """Storage back ends of the team-memory server, chosen by a database URL.
 
 ``sqlite:///path/to/file.db`` (or a bare path) selects SQLite, ``postgresql://...`` PostgreSQL.
-Without a URL the SQLite file ``memdir-team.db`` in the Claude config home is used.
+The command line's default is the SQLite file ``memdir-team.db`` in the Claude config home
+(:func:`default_database_url`); the CLI resolves that home and hands it in, since the server reads
+no environment and no memdir configuration of its own.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from pathlib import Path
 
 from memdir.errors import ConfigError
@@ -16,14 +16,13 @@ from memdir.server.storage.base import DEFAULT_MAX_ENTRIES, Storage, TokenScope
 __all__ = ["DEFAULT_MAX_ENTRIES", "Storage", "TokenScope", "default_database_url", "open_storage"]
 
 
-def default_database_url(env: Mapping[str, str] | None = None) -> str:
-    env = os.environ if env is None else env
-    home = env.get("CLAUDE_CONFIG_DIR") or str(Path(env.get("HOME") or Path.home()) / ".claude")
-    return "sqlite:///" + str(Path(home).expanduser() / "memdir-team.db")
+def default_database_url(config_home: str) -> str:
+    """The SQLite database ``memdir-team.db`` in ``config_home`` (the Claude config home)."""
+    return "sqlite:///" + str(Path(config_home).expanduser() / "memdir-team.db")
 
 
-def open_storage(url: str | None = None, *, env: Mapping[str, str] | None = None) -> Storage:
-    url = url or default_database_url(env)
+def open_storage(url: str) -> Storage:
+    """The storage a database URL names: ``postgresql://...``, ``sqlite:///PATH`` or a bare path."""
     if url.startswith(("postgresql://", "postgres://")):
         from memdir.server.storage.postgres import PostgresStorage
 

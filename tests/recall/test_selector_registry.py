@@ -4,6 +4,7 @@ from memdir.config import resolve_config
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall import registry
+from memdir.recall.analysis_file import AnalysisFile
 from memdir.recall.registry import SelectorInputs, build_selector, selector_kinds
 from memdir.recall.selector import Selection, SelectionRequest
 from memdir.recall.selectors import LexicalSelector
@@ -63,6 +64,8 @@ def test_caches_are_passed_in_not_discovered(tmp_path):
     config = config_for(tmp_path, {"selector": "lexical"})
     session = MemorySession(config, env={})
     assert session.index is None
-    assert session.selector.index.cache is None
+    cache = session.selector.index.cache
+    assert isinstance(cache, AnalysisFile)  # without the derived index, the analyses live in a file
+    assert cache.path.startswith(config.config_home)
     marker = object()
     assert build_selector("lexical", SelectorInputs(analyses=marker)).index.cache is marker  # type: ignore[arg-type]

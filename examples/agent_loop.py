@@ -23,8 +23,6 @@ from memdir.llm import (
     ToolCall,
     ToolResult,
     Usage,
-    load_model,
-    resolve_model_spec,
 )
 
 USER_TURNS = [
@@ -91,9 +89,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     memory_dir = args.memory_dir or tempfile.mkdtemp(prefix="memdir-example-")
 
-    session = MemorySession(resolve_config(memory_dir=memory_dir))
-    spec = resolve_model_spec(args.model)
-    model: ChatModel = load_model(spec) if spec else scripted_model(session.memory_dir.root)
+    session = MemorySession(resolve_config(memory_dir=memory_dir), model_spec=args.model)
+    model: ChatModel = session.model if session.model_spec else scripted_model(session.memory_dir.root)
     tools = MemoryFileTools(session.memory_dir, allowed=("Read", "Write", "Edit", "LS"))
 
     history: list[Message] = []

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
-from memdir.environment import Environment
+from memdir.environment import VARIABLES, Environment
 from memdir.errors import ConfigError
 from memdir.model.index import index_overflow
 from memdir.paths import (
@@ -172,8 +172,20 @@ def _daily_log(settings: Settings, environment: Environment, team_enabled: bool)
 
 
 def read_environment(variables: Mapping[str, str] | None = None) -> Environment:
-    """The environment memdir honours: of ``variables``, else of this process. The one place that reads it."""
-    return Environment.read(os.environ if variables is None else variables)
+    """The environment memdir honours: of ``variables``, else of this process. The one place that reads it.
+
+    MEMDIR_FORBID_MODEL_CALLS, in ``variables`` or in this process's own environment whatever
+    ``variables`` says, turns the process-wide switch that refuses real model calls on (and never
+    off): a test suite sets it once and no model call leaves any process it starts.
+    """
+    environment = Environment.read(os.environ if variables is None else variables)
+    process_value = os.environ.get(VARIABLES["forbid_model_calls"])
+    if environment.forbid_model_calls or process_value:
+        from memdir.llm.base import forbid_real_model_calls, forbids_model_calls
+
+        if forbids_model_calls(environment.forbid_model_calls) or forbids_model_calls(process_value):
+            forbid_real_model_calls(True)
+    return environment
 
 
 def resolve_config(

@@ -74,7 +74,7 @@ def main() -> None:
         subprocess.run(["git", "init", "-q", project], check=False, capture_output=True)
         env = {"CLAUDE_CONFIG_DIR": os.path.join(tmp, "claude-home"), "HOME": tmp}
         config = resolve_config(project, env=env)
-        session = MemorySession(config, env=env)
+        session = MemorySession(config)
 
         _rule("1. Saving five memories through the public API")
         print(f"project:          {config.project_root}")

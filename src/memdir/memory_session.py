@@ -1,8 +1,15 @@
-"""What memdir puts into one agent session's context: the prompt section, the index, recall.
+"""The composition root: one configuration in, memdir's objects for one conversation out.
 
-Claude Code computes the memory section once per session and clears it on ``/clear`` and
-``/compact``; a :class:`MemorySession` does the same for any agent loop. Keeping the section
-and the index block stable between those events keeps the model's prompt cache warm.
+A :class:`MemorySession` builds, each on first use, what every adapter (CLI, MCP server, hooks,
+memory tool, web view, Python API) needs from one :class:`~memdir.config.MemoryConfig`: the
+store, its derived index, the recall selector, the model, and the background agents (extraction,
+session notes, the dream). Building them in one place is what makes a setting mean the same thing
+everywhere.
+
+It is also what memdir puts into one agent session's context: Claude Code computes the memory
+section once per session and clears it on ``/clear`` and ``/compact``; a session does the same for
+any agent loop. Keeping the section and the index block stable between those events keeps the
+model's prompt cache warm.
 """
 
 from __future__ import annotations
@@ -10,10 +17,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from memdir.config import MemoryConfig, open_memory_dir
+from memdir.errors import ConfigError
 from memdir.model.memory import FrontmatterLayout
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
 from memdir.recall.selector import Selector
@@ -21,7 +29,11 @@ from memdir.store.files import ensure_dir
 from memdir.store.memdir import MemoryDir
 
 if TYPE_CHECKING:
+    from memdir.extract.extractor import Extractor
+    from memdir.journal.dream import DreamReport
+    from memdir.llm.base import ChatModel
     from memdir.prompt import PromptConfig
+    from memdir.session_notes.memory import SessionMemory
     from memdir.store.index_db import MemoryIndex
 
 __all__ = ["MemorySession"]
@@ -37,25 +49,25 @@ class MemorySession:
         memory_dir: MemoryDir | None = None,
         selector: Selector | None = None,
         selector_kind: str | None = None,
+        model: ChatModel | None = None,
         model_spec: str | None = None,
         model_timeout: float | None = None,
         clock: Callable[[], float] = time.time,
         instructions: bool = False,
-        env: Mapping[str, str] | None = None,
     ) -> None:
         """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain instead of the
         memory indexes alone. Without ``selector``, ``selector_kind`` or else the settings choose one
-        (``memdir.selector``, ``memdir.model`` and ``MEMDIR_MODEL``), built on first use with the
-        memory directory's own derived index as its cache; ``model_timeout`` caps how long a model
-        may take to pick before the offline ranking answers. Both read ``env``, default the process
-        environment."""
+        (``memdir.selector``), built on first use with the memory directory's own derived index as its
+        cache; ``model_timeout`` caps how long a model may take to pick before the offline ranking
+        answers. The model (for the selector and the agents alike) is ``model`` when given, else the
+        one ``model_spec`` names, else ``MEMDIR_MODEL``, else the settings key ``memdir.model``."""
         self.config = config
         self.instructions = instructions
-        self.env = env
-        self.memory_dir = memory_dir or open_memory_dir(config)
+        self._memory_dir = memory_dir
         self.selector_kind = selector_kind
-        self.model_spec = model_spec
+        self.model_option = model_spec
         self.model_timeout = model_timeout
+        self._model = model
         self._selector = selector
         self._recaller: Recaller | None = None
         self._clock = clock
@@ -64,6 +76,13 @@ class MemorySession:
         self._section_built = False
         self._context: str | None = None
         self._context_built = False
+
+    @property
+    def memory_dir(self) -> MemoryDir:
+        """The store (``config.open_memory_dir``), opened on first use."""
+        if self._memory_dir is None:
+            self._memory_dir = open_memory_dir(self.config)
+        return self._memory_dir
 
     @property
     def index(self) -> MemoryIndex | None:
@@ -75,6 +94,44 @@ class MemorySession:
             return index
         return None
 
+    # -- the model --------------------------------------------------------------------------------
+    @property
+    def model_spec(self) -> str | None:
+        """The spec of the model this session uses, or None when none is configured: the given
+        model's, else ``model_spec``, else ``MEMDIR_MODEL``, else the settings key ``memdir.model``."""
+        if self._model is not None:
+            return self._model.spec
+        from memdir.llm.registry import resolve_model_spec
+
+        return resolve_model_spec(
+            self.model_option,
+            environment_value=self.config.environment.model,
+            settings_value=self.config.setting("model"),
+        )
+
+    @property
+    def model(self) -> ChatModel:
+        """The one model of this session, built on first use; the selector and the agents share it.
+
+        Raises :class:`~memdir.errors.ModelNotConfigured` (naming the three ways to configure one)
+        when there is none, and the provider's error when it cannot be built (no SDK, no key)."""
+        return self._require_model("this")
+
+    def _require_model(self, purpose: str) -> ChatModel:
+        if self._model is None:
+            from memdir.llm.registry import load_model, model_not_configured
+
+            spec = self.model_spec
+            if spec is None:
+                raise model_not_configured(purpose)
+            self._model = load_model(spec, self.config.environment)
+        return self._model
+
+    def _load_model(self, spec: str) -> ChatModel:
+        """The selector's model loader: the session's model, built once (``spec`` is the session's)."""
+        return self.model
+
+    # -- recall ------------------------------------------------------------------------------------
     @property
     def selector(self) -> Selector:
         """The recall selector, built on first use: a process that never recalls never loads one."""
@@ -85,7 +142,7 @@ class MemorySession:
                 self.config,
                 self.selector_kind,
                 self.model_spec,
-                env=self.env,
+                load_model=self._load_model,
                 index=self.index,
                 model_timeout=self.model_timeout,
             )
@@ -183,8 +240,129 @@ class MemorySession:
         self._invalidate()
         self.state.reset()
 
+    # -- the background agents -------------------------------------------------------------------
+    def extractor(self, **options: object) -> Extractor:
+        """The extraction agent over this session's memory directory, with the session's model, the
+        team secret guard of the directory, and the throttle and prefilter of the settings
+        (``memdir.extractEveryTurns``, ``memdir.extractPrefilter``). ``options`` are the
+        :class:`~memdir.extract.extractor.Extractor` keywords (``cursor``, ``cursor_file``,
+        ``clock``, ``on_result``, ...); one given wins over the setting."""
+        from memdir.extract.extractor import Extractor
+        from memdir.model.memory import FrontmatterLayout
+
+        config = self.config
+        every = config.setting("extractEveryTurns")
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            raise ConfigError(
+                f"settings key memdir.extractEveryTurns must be a positive integer, not {every!r}", rule="settings"
+            )
+        options.setdefault("every_turns", every)
+        limit = config.setting("extractPrefilter")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(
+                f"settings key memdir.extractPrefilter must be a positive integer or null, not {limit!r}",
+                rule="settings",
+            )
+        options.setdefault("manifest_limit", limit)
+        if not config.enabled:
+            options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
+        return Extractor(
+            self._require_model("extraction"),
+            self.memory_dir,
+            team_enabled=config.team_enabled,
+            skip_index=config.skip_index,
+            nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
+            **options,  # type: ignore[arg-type]
+        )
+
+    def session_notes(
+        self,
+        session_id: str | None = None,
+        *,
+        transcript: str | None = None,
+        with_model: bool = True,
+        persist: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        lock_timeout: float = 10.0,
+    ) -> SessionMemory:
+        """The compaction notes of one Claude Code session (``session_id``, or the file name of its
+        ``transcript``), under the project's transcripts directory, with the thresholds and the
+        compaction switch of ``memdir.sessionMemory`` and the environment's
+        ``ENABLE_/DISABLE_CLAUDE_CODE_SM_COMPACT``.
+
+        ``with_model`` attaches the session's model when one is configured (an update without one
+        raises :class:`~memdir.errors.ModelNotConfigured`); reading, status and compaction need
+        none, so they pass False and never import a provider SDK."""
+        from memdir.session_notes.memory import SessionMemory
+        from memdir.session_notes.paths import SessionPaths, validate_session_id
+        from memdir.session_notes.thresholds import (
+            compact_thresholds,
+            should_use_session_memory_compaction,
+            update_thresholds,
+        )
+
+        config = self.config
+        name = validate_session_id(session_id or _session_id_of(transcript))
+        setting = config.setting("sessionMemory")
+        environment = config.environment
+        return SessionMemory(
+            SessionPaths(
+                directory=os.path.join(config.transcripts_dir, name, "session-memory"),
+                config_home=config.config_home,
+            ),
+            model=self.model if with_model and self.model_spec is not None else None,
+            thresholds=update_thresholds(setting),
+            compaction=compact_thresholds(setting),
+            use_for_compaction=should_use_session_memory_compaction(
+                setting, enable=environment.enable_sm_compact, disable=environment.disable_sm_compact
+            ),
+            persist=persist,
+            clock=clock,
+            lock_timeout=lock_timeout,
+        )
+
+    def dream(
+        self,
+        *,
+        force: bool = False,
+        dry_run: bool = False,
+        current_session: str | None = None,
+        clock: Callable[[], float] = time.time,
+        max_turns: int | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> DreamReport:
+        """Consolidate this memory when a dream is due (or ``force``), with the session's model
+        (see :func:`memdir.journal.dream.run_dream`). A dry run, or a dream that is not due, needs no
+        model; a due dream without one raises :class:`~memdir.errors.ModelNotConfigured`."""
+        from memdir.journal.dream import run_dream
+
+        model = self.model if not dry_run and self.model_spec is not None else None
+        return run_dream(
+            self.config,
+            model,
+            force=force,
+            dry_run=dry_run,
+            current_session=current_session,
+            clock=clock,
+            max_turns=max_turns,
+            on_progress=on_progress,
+        )
+
     def _invalidate(self) -> None:
         self._section_built = False
         self._context_built = False
         self._section = None
         self._context = None
+
+
+def _session_id_of(transcript: str | None) -> str:
+    """A Claude Code transcript is named ``<session id>.jsonl``."""
+    if transcript:
+        stem = os.path.basename(transcript)
+        for suffix in (".jsonl", ".json"):
+            stem = stem.removesuffix(suffix)
+        return stem
+    raise ConfigError(
+        "name the session: pass --transcript PATH (its file name is the session id) or --session-id ID",
+        rule="session-id",
+    )

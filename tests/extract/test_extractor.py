@@ -303,10 +303,11 @@ def test_a_large_store_shows_the_agent_the_memories_nearest_the_conversation(sto
     assert "10 of 60 memory files are listed" in system
 
 
-def test_from_config_reads_the_throttle_and_respects_disabled_memory(tmp_path):
+def test_the_session_extractor_reads_the_throttle_and_respects_disabled_memory(tmp_path):
     import json
 
     from memdir.config import resolve_config
+    from memdir.memory_session import MemorySession
 
     home = tmp_path / "home"
     home.mkdir()
@@ -314,11 +315,11 @@ def test_from_config_reads_the_throttle_and_respects_disabled_memory(tmp_path):
     project = tmp_path / "proj"
     project.mkdir()
     env = {"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path)}
-    extractor = Extractor.from_config(resolve_config(str(project), env=env), ScriptedModel([]))
+    extractor = MemorySession(resolve_config(str(project), env=env), model=ScriptedModel([])).extractor()
     assert extractor.every_turns == 3 and extractor.manifest_limit == 40
     disabled = resolve_config(str(project), env={**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"})
     model = ScriptedModel([])
-    result = Extractor.from_config(disabled, model).run_once(turn(1))
+    result = MemorySession(disabled, model=model).extractor().run_once(turn(1))
     assert result.skipped is not None and "disabled" in result.skipped and model.requests == []
 
 

@@ -59,7 +59,7 @@ def test_a_session_can_carry_the_whole_chain_or_only_the_index(tree):
     tree.write(config.memory_dir + "MEMORY.md", "- [Role](user_role.md) — lead")
     only_index = MemorySession(config).user_context()
     assert only_index is not None and "Use tabs." not in only_index
-    full = MemorySession(config, instructions=True, env=tree.env).user_context()
+    full = MemorySession(config, instructions=True).user_context()
     assert full is not None and "Use tabs." in full and "[Role](user_role.md)" in full
     assert full.index("Use tabs.") < full.index("[Role]")
 

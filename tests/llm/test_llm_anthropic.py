@@ -6,6 +6,7 @@ from collections.abc import Iterator
 import pytest
 from _llm_wire import WireServer, anthropic_error, anthropic_message
 
+from memdir.config import read_environment
 from memdir.errors import ModelError, ModelOutputError, ModelTimeout
 from memdir.llm import ChatRequest, Message, ToolCall, ToolResult, ToolSpec, Usage, load_model
 from memdir.llm.anthropic import AnthropicModel
@@ -26,8 +27,7 @@ def server() -> Iterator[WireServer]:
 
 
 def model_for(server: WireServer, *, max_retries: int = 2) -> AnthropicModel:
-    env = {"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": server.url}
-    return AnthropicModel("claude-sonnet-4-6", env=env, max_retries=max_retries)
+    return AnthropicModel("claude-sonnet-4-6", api_key="sk-ant-test", base_url=server.url, max_retries=max_retries)
 
 
 def ask(**kwargs: object) -> ChatRequest:
@@ -38,7 +38,7 @@ def test_a_text_answer_is_mapped_with_its_usage(server: WireServer) -> None:
     server.queue(200, anthropic_message([{"type": "text", "text": "Hi "}, {"type": "text", "text": "there"}]))
     model = load_model(
         "anthropic:claude-sonnet-4-6",
-        env={"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": server.url},
+        read_environment({"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": server.url}),
     )
     assert isinstance(model, AnthropicModel)
     with model:

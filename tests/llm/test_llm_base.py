@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memdir.config import read_environment, resolve_config
 from memdir.errors import ModelCallsForbidden, ModelError, ModelOutputError
 from memdir.llm import forbid_real_model_calls, model_calls_forbidden, validate_json_output
 from memdir.llm.base import check_model_call_allowed, http_error, is_loopback_url, parse_json_text
@@ -70,18 +71,34 @@ def test_strict_read_refuses_text_around_json() -> None:
         parse_json_text("no json here", tolerant=True)
 
 
-def test_the_switch_works_as_a_call_and_as_a_context_manager(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_switch_works_as_a_call_and_as_a_context_manager() -> None:
+    with forbid_real_model_calls(False):
+        assert not model_calls_forbidden()
+        with forbid_real_model_calls():
+            assert model_calls_forbidden()
+        assert not model_calls_forbidden()
+        forbid_real_model_calls(True)
+        assert model_calls_forbidden()
+    assert model_calls_forbidden()
+
+
+@pytest.mark.parametrize(("value", "forbids"), [("1", True), ("yes", True), ("0", False), ("off", False), ("", False)])
+def test_the_variable_read_at_the_root_switches_model_calls_off(
+    monkeypatch: pytest.MonkeyPatch, value: str, forbids: bool
+) -> None:
     monkeypatch.delenv("MEMDIR_FORBID_MODEL_CALLS")
     with forbid_real_model_calls(False):
-        assert not model_calls_forbidden({})
-        with forbid_real_model_calls():
-            assert model_calls_forbidden({})
-        assert not model_calls_forbidden({})
-        assert model_calls_forbidden({"MEMDIR_FORBID_MODEL_CALLS": "1"})
-        assert not model_calls_forbidden({"MEMDIR_FORBID_MODEL_CALLS": "0"})
-        forbid_real_model_calls(True)
-        assert model_calls_forbidden({})
-    assert model_calls_forbidden({})
+        read_environment({"MEMDIR_FORBID_MODEL_CALLS": value})
+        assert model_calls_forbidden() is forbids
+
+
+def test_the_process_variable_forbids_model_calls_whatever_environment_a_caller_passes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMDIR_FORBID_MODEL_CALLS", "1")
+    with forbid_real_model_calls(False):
+        resolve_config(None, env={})
+        assert model_calls_forbidden()
 
 
 def test_the_suite_runs_with_real_model_calls_forbidden() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from _llm_wire import WireServer, openai_completion, openai_error
 
+from memdir.config import read_environment
 from memdir.errors import ModelError, ModelOutputError, ModelTimeout
 from memdir.llm import ChatRequest, Message, ToolCall, ToolResult, ToolSpec, Usage, load_model
 from memdir.llm.openai import FORCED_TOOL, PLAIN_TEXT, RESPONSE_FORMAT, OpenAIModel
@@ -27,10 +28,7 @@ def server() -> Iterator[WireServer]:
 
 
 def model_for(server: WireServer, *, key: str | None = "sk-test", max_retries: int = 2) -> OpenAIModel:
-    env = {"OPENAI_BASE_URL": f"{server.url}/v1"}
-    if key is not None:
-        env["OPENAI_API_KEY"] = key
-    return OpenAIModel("gpt-4o-mini", env=env, max_retries=max_retries)
+    return OpenAIModel("gpt-4o-mini", api_key=key, base_url=f"{server.url}/v1", max_retries=max_retries)
 
 
 def ask(**kwargs: object) -> ChatRequest:
@@ -44,7 +42,7 @@ def function_call(call_id: str, name: str, arguments: str) -> dict[str, object]:
 def test_a_text_answer_is_mapped_with_its_usage(server: WireServer) -> None:
     server.queue(200, openai_completion(content="Hi there"))
     env = {"OPENAI_BASE_URL": f"{server.url}/v1", "OPENAI_API_KEY": "sk-test"}
-    model = load_model("openai:gpt-4o-mini", env=env)
+    model = load_model("openai:gpt-4o-mini", read_environment(env))
     assert isinstance(model, OpenAIModel)
     with model:
         completion = model.complete(ask(max_tokens=64))
@@ -197,7 +195,7 @@ def test_an_http_error_names_status_message_and_fix(server: WireServer) -> None:
 
 
 def test_hosted_openai_gets_max_completion_tokens() -> None:
-    model = OpenAIModel("gpt-4o-mini", env={"OPENAI_API_KEY": "sk-test"})
+    model = OpenAIModel("gpt-4o-mini", api_key="sk-test")
     assert model.base_url == "https://api.openai.com/v1"
     assert model._kwargs(ask(max_tokens=5))["max_completion_tokens"] == 5
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir.config import read_environment
 from memdir.errors import ConfigError, ModelError, ModelOutputError, ModelTimeout
 from memdir.llm import (
     ChatRequest,
@@ -104,7 +105,7 @@ def test_a_script_file_loads_through_the_registry_while_real_calls_are_forbidden
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"responses": [{"text": "from file"}]}), encoding="utf-8")
     with forbid_real_model_calls():
-        model = load_model(f"scripted:{script}", env={})
+        model = load_model(f"scripted:{script}", read_environment({}))
         assert model.spec == f"scripted:{script}"
         assert model.complete(ask("x")).text == "from file"
 
@@ -140,4 +141,4 @@ def test_a_broken_script_is_refused_with_the_file_and_the_problem(tmp_path: Path
 
 def test_a_missing_script_file_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="file not found"):
-        load_model(f"scripted:{tmp_path / 'nope.json'}", env={})
+        load_model(f"scripted:{tmp_path / 'nope.json'}", read_environment({}))

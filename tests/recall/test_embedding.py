@@ -69,7 +69,7 @@ def test_a_missing_model_names_the_fix(tmp_path):
     with pytest.raises(ConfigError, match=MODEL_ENV_VAR):
         find_model(str(tmp_path))
     with pytest.raises(ConfigError, match=r"model\.safetensors"):
-        find_model(env={MODEL_ENV_VAR: str(tmp_path)})
+        find_model(str(tmp_path / "nothing-here"))
 
 
 def test_memory_text_and_its_hash_follow_the_content():
@@ -176,7 +176,7 @@ def test_an_e5_model_file_loads_from_a_local_path(tmp_path):
 
     local = tmp_path / "my-e5.bin"
     shutil.copyfile(E5, local)
-    assert find_model(env={MODEL_ENV_VAR: str(local)}) == str(local)
+    assert find_model(str(local)) == str(local)
     ranker = EmbeddingRanker(model_path=str(local))
     assert ranker.encoder.model_id == "my-e5.bin:384"
     memories = [*HEADERS, header("lunch", "The team orders pizza every Friday")]

@@ -78,7 +78,7 @@ def test_offline_selectors_by_name(tmp_path):
 def test_offline_is_lexical_when_no_model_is_installed(monkeypatch):
     import memdir.recall.embedding as embedding
 
-    monkeypatch.setattr(embedding, "embedding_available", lambda env=None: False)
+    monkeypatch.setattr(embedding, "embedding_available", lambda path=None: False)
     selector = build_selector("offline")
     assert isinstance(selector, LexicalSelector)
     assert isinstance(selector, RankingSelector)

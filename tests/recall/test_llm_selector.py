@@ -121,14 +121,14 @@ def test_without_a_threshold_the_whole_manifest_is_sent():
     assert model.requests[0].messages[0].text.count("\n- [project]") == 100
 
 
-def config_for(tmp_path, settings=None):
+def config_for(tmp_path, settings=None, **variables):
     project = tmp_path / "proj"
     project.mkdir(exist_ok=True)
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     if settings is not None:
         (home / "settings.json").write_text(json.dumps({"memdir": settings}), encoding="utf-8")
-    return resolve_config(str(project), env={"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path)})
+    return resolve_config(str(project), env={"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path), **variables})
 
 
 def script(tmp_path, *responses, name="script.json"):
@@ -139,39 +139,40 @@ def script(tmp_path, *responses, name="script.json"):
 
 def test_make_selector_auto_is_offline_without_a_model_and_llm_with_one(tmp_path):
     config = config_for(tmp_path)
-    assert isinstance(make_selector(config, env={}), LexicalSelector)
-    chosen = make_selector(config, env={"MEMDIR_MODEL": script(tmp_path)})
+    assert isinstance(make_selector(config), LexicalSelector)
+    chosen = make_selector(config_for(tmp_path, MEMDIR_MODEL=script(tmp_path)))
     assert isinstance(chosen, LLMSelector) and chosen.prefilter_threshold == 40
-    assert isinstance(make_selector(config, "lexical", script(tmp_path), env={}), LexicalSelector)
-    assert make_selector(config, "offline", script(tmp_path), env={}).name in ("lexical", "offline", "hybrid")
+    assert isinstance(make_selector(config, "lexical", script(tmp_path)), LexicalSelector)
+    assert make_selector(config, "offline", script(tmp_path)).name in ("lexical", "offline", "hybrid")
 
 
 def test_make_selector_reads_the_settings_keys(tmp_path):
     config = config_for(tmp_path, {"selector": "llm", "selectorPrefilter": 12, "model": "scripted:/nowhere.json"})
     with pytest.raises(Exception, match="file not found"):
-        make_selector(config, env={})
-    chosen = make_selector(config, model_spec=script(tmp_path), env={})
+        make_selector(config)
+    chosen = make_selector(config, model_spec=script(tmp_path))
     assert isinstance(chosen, LLMSelector) and chosen.prefilter_threshold == 12
 
 
 def test_the_llm_selector_without_a_model_names_the_three_ways_to_configure_one(tmp_path):
     with pytest.raises(ModelNotConfigured) as caught:
-        make_selector(config_for(tmp_path), "llm", env={})
+        make_selector(config_for(tmp_path), "llm")
     assert "--model" in caught.value.message and "MEMDIR_MODEL" in caught.value.message
     assert "memdir.model" in caught.value.message
 
 
 def test_auto_with_an_unusable_model_answers_offline_and_says_why(tmp_path, store):
-    chosen = make_selector(config_for(tmp_path), env={"MEMDIR_MODEL": "anthropic:claude-sonnet-4-6"})
+    chosen = make_selector(config_for(tmp_path, MEMDIR_MODEL="anthropic:claude-sonnet-4-6"))
     selection = chosen.select(SelectionRequest(query="integration tests", candidates=store.scan()))
     assert selection.selector == "lexical" and "cannot be used" in selection.notes[0]
 
 
 def test_a_session_uses_the_configured_model_for_recall(tmp_path):
-    config = config_for(tmp_path)
-    session = MemorySession(config, env={"MEMDIR_MODEL": script(tmp_path, {"json": {"selected_memories": []}})})
+    configured = config_for(tmp_path, MEMDIR_MODEL=script(tmp_path, {"json": {"selected_memories": []}}))
+    session = MemorySession(configured)
     assert session.recaller.selector.name == "llm"
-    assert MemorySession(config, env={}).recaller.selector.name == "lexical"
+    assert session.selector.model is session.model  # one model for the selector and the agents
+    assert MemorySession(config_for(tmp_path)).recaller.selector.name == "lexical"
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ class Newest:
 def test_a_kind_added_to_the_table_is_what_the_setting_builds(tmp_path, monkeypatch):
     monkeypatch.setitem(registry._selectors, "newest", lambda inputs: Newest())
     config = config_for(tmp_path, {"selector": "newest"})
-    session = MemorySession(config, env={})
+    session = MemorySession(config)
     session.memory_dir.save(
         Memory(name="Deploys", description="How the api is deployed", type=MemoryType.PROJECT, body="x"),
         file="deploy.md",
@@ -53,7 +53,7 @@ def test_the_lexical_selector_is_called_lexical():
 
 def test_the_derived_index_is_the_selectors_cache_and_the_only_index_object(tmp_path):
     config = config_for(tmp_path, {"derivedIndex": True, "selector": "lexical"})
-    session = MemorySession(config, env={})
+    session = MemorySession(config)
     assert isinstance(session.memory_dir, IndexedMemoryDir)
     selector = session.selector
     assert isinstance(selector, LexicalSelector)
@@ -62,7 +62,7 @@ def test_the_derived_index_is_the_selectors_cache_and_the_only_index_object(tmp_
 
 def test_caches_are_passed_in_not_discovered(tmp_path):
     config = config_for(tmp_path, {"selector": "lexical"})
-    session = MemorySession(config, env={})
+    session = MemorySession(config)
     assert session.index is None
     cache = session.selector.index.cache
     assert isinstance(cache, AnalysisFile)  # without the derived index, the analyses live in a file

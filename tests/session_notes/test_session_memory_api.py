@@ -12,8 +12,9 @@ from memdir.config import read_environment, resolve_config
 from memdir.errors import ModelError, ModelNotConfigured
 from memdir.llm.base import ChatRequest, Completion
 from memdir.llm.scripted import ScriptedModel
+from memdir.memory_session import MemorySession
 from memdir.paths import config_home
-from memdir.session_notes import CompactionResult, SessionMemory, SessionPaths, SessionState, UpdateThresholds
+from memdir.session_notes import CompactionResult, SessionPaths, SessionState, UpdateThresholds
 from memdir.session_notes.paths import load_session_template
 from memdir.store.files import lock_directory
 
@@ -53,7 +54,7 @@ def edit(path, old, new):
 
 
 def memory_for(project, env, model=None, **options):
-    return SessionMemory.for_session(SESSION, cwd=project, env=env, model=model, **options)
+    return MemorySession(resolve_config(project, env=env), model=model).session_notes(SESSION, **options)
 
 
 def test_notes_live_beside_the_transcript_keyed_on_the_working_directory(project, env, tmp_path):
@@ -188,7 +189,7 @@ def test_thresholds_come_from_the_settings(project, env, tmp_path):
         encoding="utf-8",
     )
     config = resolve_config(project, env=env)
-    memory = SessionMemory.for_session(SESSION, config=config, env=env)
+    memory = MemorySession(config).session_notes(SESSION)
     assert memory.thresholds == UpdateThresholds(minimum_message_tokens_to_init=50_000)
     assert memory.compaction.max_tokens == 9
     assert memory.paths == SessionPaths.for_session(SESSION, cwd=project, config_home=home_of(env))
@@ -324,7 +325,7 @@ def test_compaction_after_an_update_keeps_the_recent_messages(project, env):
     messages = conversation()
     memory.update(messages)
     messages += [user("next step", uuid="u2"), assistant("on it", uuid="a2")]
-    result = SessionMemory.for_session(SESSION, cwd=project, env=env).compact(messages, transcript_path="/t.jsonl")
+    result = memory_for(project, env).compact(messages, transcript_path="/t.jsonl")
     assert isinstance(result, CompactionResult)
     assert "Refactoring the parser in src/parse.py." in result.summary
     assert [m.uuid for m in result.kept] == ["u1", "a1", "u2", "a2"]  # the minimums pull in everything

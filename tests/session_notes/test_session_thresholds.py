@@ -64,9 +64,7 @@ def test_a_session_memory_setting_that_is_not_an_object_is_an_error():
 
 
 def test_compaction_env_vars_force_on_and_off_and_enable_wins():
-    assert should_use_session_memory_compaction(None, {}) is True
-    assert should_use_session_memory_compaction({"useForCompaction": False}, {}) is False
-    off = {"DISABLE_CLAUDE_CODE_SM_COMPACT": "1"}
-    assert should_use_session_memory_compaction(None, off) is False
-    both = {**off, "ENABLE_CLAUDE_CODE_SM_COMPACT": "true"}
-    assert should_use_session_memory_compaction({"useForCompaction": False}, both) is True
+    assert should_use_session_memory_compaction(None) is True
+    assert should_use_session_memory_compaction({"useForCompaction": False}) is False
+    assert should_use_session_memory_compaction(None, disable="1") is False
+    assert should_use_session_memory_compaction({"useForCompaction": False}, enable="true", disable="1") is True

@@ -7,9 +7,6 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import load_conversation
 from memdir.extract.cursor import cursor_state_path, load_cursor, session_id_from_transcript
-from memdir.extract.extractor import Extractor
-from memdir.llm.registry import load_model, resolve_model_spec
-from memdir.recall.factory import model_not_configured
 
 __all__ = ["extract"]
 
@@ -39,18 +36,11 @@ def extract(state: CliState, transcript: str, model_spec: str | None, whole: boo
     <configHome>/projects/<project>/<sessionId>/memdir-extract.json), so running this after
     every turn looks only at the new messages. Exits 1 when the model call fails.
     """
-    config = state.config
-    spec = resolve_model_spec(model_spec, settings_value=config.setting("model"))
-    if spec is None:
-        raise model_not_configured("memdir extract")
-    messages = load_conversation(transcript)
     session_id = session_id_from_transcript(transcript)
-    cursor_file = cursor_state_path(config, session_id) if session_id is not None else None
+    cursor_file = cursor_state_path(state.config, session_id) if session_id is not None else None
     cursor = load_cursor(cursor_file) if cursor_file is not None and not whole else None
-    extractor = Extractor.from_config(
-        config, load_model(spec), memory_dir=state.memory_dir, cursor=cursor, cursor_file=cursor_file
-    )
-    result = extractor.run_once(messages)
+    extractor = state.session(model_spec=model_spec).extractor(cursor=cursor, cursor_file=cursor_file)
+    result = extractor.run_once(load_conversation(transcript))
     if as_json:
         echo_json(result.as_json())
     else:

@@ -44,7 +44,7 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
             from memdir.recall.embedding import EmbeddingRanker
 
             headers = index.headers()
-            ranker = EmbeddingRanker(cache=index)
+            ranker = EmbeddingRanker(model_path=state.config.environment.embed_model or None, cache=index)
             # In slices, so a bar can move: each slice encodes (and caches) the memories it holds.
             with progress("embedding memories", minimum=1) as advance:
                 for start in range(0, len(headers), EMBED_SLICE):

@@ -9,9 +9,7 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import is_terminal, progress
 from memdir.journal.daily_log import append_log
-from memdir.journal.dream import DreamReport, run_dream
-from memdir.llm.base import ChatModel
-from memdir.llm.registry import load_model, resolve_model_spec
+from memdir.journal.dream import DreamReport
 
 __all__ = ["dream", "log"]
 
@@ -33,11 +31,6 @@ def log(state: CliState, text: str, as_json: bool) -> None:
         echo_json({"path": entry.path, "file": entry.file, "line": entry.line, "created": entry.created})
         return
     click.echo(entry.path)
-
-
-def _model(state: CliState, spec_option: str | None) -> ChatModel | None:
-    spec = resolve_model_spec(spec_option, settings_value=state.config.setting("model"))
-    return load_model(spec) if spec is not None else None
 
 
 def _print_report(report: DreamReport) -> None:
@@ -83,7 +76,7 @@ def dream(
     Without --force, runs only when due: 24 hours since the last consolidation and 5 sessions since
     (memdir.dreamMinHours, memdir.dreamMinSessions). Progress goes to stderr.
     """
-    model = None if dry_run else _model(state, model_spec)
+    session = state.session(model_spec=model_spec)
     with progress("dreaming (model turns)", minimum=1) as advance:
         bar = is_terminal(sys.stderr)
 
@@ -93,9 +86,7 @@ def dream(
             else:  # piped: one line per turn, as before
                 click.echo(f"turn {turn}/{total}", err=True)
 
-        report = run_dream(
-            state.config, model, force=force, dry_run=dry_run, current_session=current_session, on_progress=on_turn
-        )
+        report = session.dream(force=force, dry_run=dry_run, current_session=current_session, on_progress=on_turn)
     if as_json:
         echo_json(report.as_json())
     else:

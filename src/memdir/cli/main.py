@@ -27,6 +27,7 @@ from memdir.errors import MemdirError
 
 if TYPE_CHECKING:
     from memdir.config import MemoryConfig
+    from memdir.memory_session import MemorySession
     from memdir.store.memdir import MemoryDir
 
 __all__ = [
@@ -150,6 +151,13 @@ class CliState:
 
             self._dir = open_memory_dir(self.config)
         return self._dir
+
+    def session(self, **options: Any) -> MemorySession:
+        """The composition root over this command's configuration and directory; ``options`` are
+        :class:`~memdir.memory_session.MemorySession` keywords (``model_spec`` for ``--model``, ...)."""
+        from memdir.memory_session import MemorySession
+
+        return MemorySession(self.config, memory_dir=self._dir, **options)
 
 
 pass_state = click.make_pass_decorator(CliState)

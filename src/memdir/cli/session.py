@@ -14,8 +14,6 @@ import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation
-from memdir.errors import ConfigError
-from memdir.llm import load_model, resolve_model_spec
 from memdir.releases import Release
 from memdir.session_notes import CompactionResult, SessionMemory
 from memdir.session_notes.notes import analyze_section_sizes
@@ -24,22 +22,17 @@ from memdir.session_notes.tokens import rough_token_count
 __all__ = ["session"]
 
 
-def _session_id(transcript: str | None, session_id: str | None) -> str:
-    if session_id:
-        return session_id
-    if transcript:
-        stem = os.path.basename(transcript)
-        for suffix in (".jsonl", ".json"):
-            stem = stem.removesuffix(suffix)
-        return stem
-    raise ConfigError(
-        "name the session: pass --transcript PATH (its file name is the session id) or --session-id ID",
-        rule="session-id",
-    )
-
-
-def _memory(state: CliState, transcript: str | None, session_id: str | None) -> SessionMemory:
-    return SessionMemory.for_session(_session_id(transcript, session_id), config=state.config)
+def _memory(
+    state: CliState,
+    transcript: str | None,
+    session_id: str | None,
+    *,
+    update: bool = False,
+    model_spec: str | None = None,
+) -> SessionMemory:
+    """The session's notes; an ``update`` gets the session's model too (``--model``, else the configured one)."""
+    session = state.session(model_spec=model_spec)
+    return session.session_notes(session_id, transcript=transcript, with_model=update)
 
 
 def _release(state: CliState, transcript: str | None) -> Release:
@@ -170,10 +163,7 @@ def update(
     state: CliState, transcript: str, session_id: str | None, model_spec: str | None, force: bool, as_json: bool
 ) -> None:
     """Update the notes when the update rule says so (always with --force)."""
-    memory = _memory(state, transcript, session_id)
-    spec = resolve_model_spec(model_spec, settings_value=state.config.setting("model"))
-    if spec is not None:
-        memory.model = load_model(spec)
+    memory = _memory(state, transcript, session_id, update=True, model_spec=model_spec)
     outcome = memory.update(_messages(transcript), force=force)
     if as_json:
         echo_json(

@@ -2,7 +2,7 @@
 
 Library use in an agent loop::
 
-    extractor = Extractor.from_config(resolve_config(), load_model("anthropic:claude-sonnet-4-6"))
+    extractor = MemorySession(resolve_config(), model_spec="anthropic:claude-sonnet-4-6").extractor()
     ...                                   # after every completed turn:
     extractor.submit(messages)            # or: extractor.asubmit(messages) inside asyncio
     ...

@@ -31,7 +31,6 @@ from datetime import datetime
 
 from memdir.background.file_tools import Denial, MemoryFileTools
 from memdir.background.loop import AgentRun, agent_steps
-from memdir.config import MemoryConfig, open_memory_dir
 from memdir.conversation import ConversationMessage, parse_message_json
 from memdir.errors import ConfigError, MemdirError
 from memdir.extract.cursor import save_cursor
@@ -40,7 +39,6 @@ from memdir.extract.result import ExtractionResult, memory_paths, team_paths
 from memdir.extract.window import window_since
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
 from memdir.llm.steps import arun_steps, run_steps
-from memdir.model.memory import FrontmatterLayout
 from memdir.paths import team_mem_path
 from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
@@ -120,41 +118,6 @@ class Extractor:
         self._in_progress = False
         self._pending: list[ConversationMessage] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-
-    @classmethod
-    def from_config(
-        cls,
-        config: MemoryConfig,
-        model: ChatModel,
-        *,
-        memory_dir: MemoryDir | None = None,
-        **options: object,
-    ) -> Extractor:
-        """An extractor over the project's auto-memory directory, with the team secret guard and
-        the throttle of the settings key ``memdir.extractEveryTurns``."""
-        every = config.setting("extractEveryTurns")
-        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
-            raise ConfigError(
-                f"settings key memdir.extractEveryTurns must be a positive integer, not {every!r}", rule="settings"
-            )
-        options.setdefault("every_turns", every)
-        limit = config.setting("extractPrefilter")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ConfigError(
-                f"settings key memdir.extractPrefilter must be a positive integer or null, not {limit!r}",
-                rule="settings",
-            )
-        options.setdefault("manifest_limit", limit)
-        if not config.enabled:
-            options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
-        return cls(
-            model,
-            memory_dir or open_memory_dir(config),
-            team_enabled=config.team_enabled,
-            skip_index=config.skip_index,
-            nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
-            **options,  # type: ignore[arg-type]
-        )
 
     @property
     def cursor(self) -> str | None:

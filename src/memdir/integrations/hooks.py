@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memdir.config import MemoryConfig, resolve_config
-from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.integrations.hook_state import (
     load_recall_state,
@@ -123,12 +122,6 @@ def _hook_selector_kind(config: MemoryConfig) -> str:
     return kind
 
 
-def _model_configured(config: MemoryConfig, env: Mapping[str, str]) -> bool:
-    from memdir.llm.registry import resolve_model_spec
-
-    return resolve_model_spec(None, env=env, settings_value=config.setting("model")) is not None
-
-
 def _state_path(hook: HookInput, config_home: str) -> str | None:
     if hook.session_id is None:
         return None
@@ -154,9 +147,7 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str,
     path = _state_path(hook, config.config_home)
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
-    session = MemorySession(
-        config, selector_kind=_hook_selector_kind(config), model_timeout=HOOK_SELECTOR_TIMEOUT, env=env
-    )
+    session = MemorySession(config, selector_kind=_hook_selector_kind(config), model_timeout=HOOK_SELECTOR_TIMEOUT)
     if path is not None:
         session.state = load_recall_state(path)
     result = session.recall(hook.prompt)
@@ -180,7 +171,7 @@ def _background(
         return HookResult(note="inside a subagent")
     if hook.transcript_path is None or not os.path.isfile(hook.transcript_path):
         return HookResult(note="no transcript")
-    if not _model_configured(config, env):
+    if MemorySession(config).model_spec is None:
         return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
     from memdir.integrations.hook_launch import extract_argv, log_path, session_update_argv
 
@@ -209,8 +200,8 @@ def _maybe_dream(hook: HookInput, config: MemoryConfig, env: Mapping[str, str], 
     from memdir.integrations.hook_launch import dream_argv, log_path
     from memdir.journal.gate import DreamGate, auto_dream_enabled
 
-    enabled, _ = auto_dream_enabled(config, env)
-    if not enabled or env_truthy(env.get("CLAUDE_CODE_REMOTE")):
+    enabled, _ = auto_dream_enabled(config)
+    if not enabled:
         return ""
     decision = DreamGate(config).check(current_session=hook.session_id)
     if not decision.run:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memdir.config import MemoryConfig
@@ -33,20 +33,22 @@ class GateDecision:
     sessions: tuple[str, ...] = ()  # session ids touched since then, newest first
 
 
-def auto_dream_enabled(config: MemoryConfig, env: Mapping[str, str] | None = None) -> tuple[bool, str]:
-    """Whether automatic dreams may run, and why not: auto memory on, not a remote session, and
-    ``autoDreamEnabled`` when set, else a model configured (dreams need one)."""
-    environ: Mapping[str, str] = os.environ if env is None else env
+def auto_dream_enabled(config: MemoryConfig) -> tuple[bool, str]:
+    """Whether automatic dreams may run, and why not: auto memory on, not a remote session
+    (CLAUDE_CODE_REMOTE in the configuration's environment), and ``autoDreamEnabled`` when set, else
+    a model configured (dreams need one; the same rule as the composition root's)."""
+    from memdir.llm.registry import resolve_model_spec
+
     if not config.enabled:
         return False, f"auto memory is disabled ({config.disabled_reason})"
-    if env_truthy(environ.get("CLAUDE_CODE_REMOTE")):
+    if env_truthy(config.environment.remote):
         return False, "remote sessions (CLAUDE_CODE_REMOTE) do not dream"
     setting = config.settings.merged("autoDreamEnabled")
     if setting is not None:
         if not isinstance(setting, bool):
             raise ConfigError(f"autoDreamEnabled must be true or false, not {setting!r}", rule="settings-type")
         return setting, "" if setting else '"autoDreamEnabled": false in settings'
-    if environ.get("MEMDIR_MODEL", "").strip() or config.setting("model"):
+    if resolve_model_spec(None, environment_value=config.environment.model, settings_value=config.setting("model")):
         return True, ""
     return False, "no model is configured (--model, MEMDIR_MODEL or memdir.model) and autoDreamEnabled is not set"
 

@@ -8,8 +8,8 @@ for later calls. The SDK is imported when a model is built, never when memdir is
 from __future__ import annotations
 
 import importlib
-from collections.abc import Generator, Mapping
-from typing import Any
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from memdir.errors import ModelOutputError, ModelUnavailable
 from memdir.llm.base import (
@@ -22,6 +22,9 @@ from memdir.llm.base import (
     validate_json_output,
 )
 from memdir.llm.sdk_model import SdkChatModel
+
+if TYPE_CHECKING:
+    from memdir.environment import Environment
 
 __all__ = ["DEFAULT_BASE_URL", "AnthropicModel", "load"]
 
@@ -79,21 +82,24 @@ class AnthropicModel(SdkChatModel):
         self,
         model: str,
         *,
-        env: Mapping[str, str],
+        api_key: str | None = None,
+        auth_token: str | None = None,
+        base_url: str | None = None,
         max_retries: int = 2,
     ) -> None:
+        """``api_key`` (ANTHROPIC_API_KEY) or ``auth_token`` (ANTHROPIC_AUTH_TOKEN) authenticates;
+        ``base_url`` (ANTHROPIC_BASE_URL) points the client at another server. Empty counts as unset."""
         self.spec = f"anthropic:{model}"
         self.model = model
-        self._env = dict(env)
         self._sdk = _import_sdk()
-        api_key = env.get(_KEY_ENV) or None
-        auth_token = env.get("ANTHROPIC_AUTH_TOKEN") or None
+        api_key = api_key or None
+        auth_token = auth_token or None
         if api_key is None and auth_token is None:
             raise ModelUnavailable(
                 f"model {self.spec!r} needs an API key: set {_KEY_ENV} (or ANTHROPIC_AUTH_TOKEN), or "
                 "choose another model with --model or MEMDIR_MODEL",
             )
-        self.base_url = env.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
+        self.base_url = base_url or DEFAULT_BASE_URL
         self._client_args: _Kwargs = {
             "api_key": api_key,
             "auth_token": None if api_key else auth_token,
@@ -196,6 +202,11 @@ class AnthropicModel(SdkChatModel):
         )
 
 
-def load(model: str, env: Mapping[str, str]) -> AnthropicModel:
+def load(model: str, environment: Environment) -> AnthropicModel:
     """Registry factory for ``anthropic:MODEL``."""
-    return AnthropicModel(model, env=env)
+    return AnthropicModel(
+        model,
+        api_key=environment.anthropic_api_key,
+        auth_token=environment.anthropic_auth_token,
+        base_url=environment.anthropic_base_url,
+    )

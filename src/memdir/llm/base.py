@@ -11,7 +11,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import math
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -32,6 +31,7 @@ __all__ = [
     "Usage",
     "check_model_call_allowed",
     "forbid_real_model_calls",
+    "forbids_model_calls",
     "http_error",
     "is_loopback_url",
     "map_sdk_error",
@@ -127,14 +127,16 @@ class ChatModel(Protocol):
 _forbidden = False
 
 
-def model_calls_forbidden(env: Mapping[str, str] | None = None) -> bool:
-    """True when the process-wide switch or MEMDIR_FORBID_MODEL_CALLS (given env or os.environ) says so."""
-    if _forbidden:
-        return True
-    for source in (env, os.environ):
-        if source is not None and source.get(FORBID_ENV_VAR, "").strip().lower() not in _FALSY:
-            return True
-    return False
+def forbids_model_calls(value: str | None) -> bool:
+    """Whether a value of MEMDIR_FORBID_MODEL_CALLS switches real model calls off: anything set but
+    ``0``, ``false``, ``no`` or ``off``. The composition root (:func:`memdir.config.read_environment`)
+    reads the variable and turns the switch on; nothing here reads the environment."""
+    return value is not None and value.strip().lower() not in _FALSY
+
+
+def model_calls_forbidden() -> bool:
+    """True while the process-wide switch is on (:class:`forbid_real_model_calls`)."""
+    return _forbidden
 
 
 class forbid_real_model_calls:
@@ -170,14 +172,14 @@ def is_loopback_url(url: str | None) -> bool:
         return False
 
 
-def check_model_call_allowed(spec: str, base_url: str | None, env: Mapping[str, str] | None = None) -> None:
+def check_model_call_allowed(spec: str, base_url: str | None) -> None:
     """Refuse a real model call while the switch is on, unless it goes to a loopback address.
 
     A server on 127.0.0.1 is a wire-format test double or a local model: it costs nothing and no
     data leaves the machine, so the test suite can drive the real SDK clients against it while
     every call to a hosted provider stays blocked.
     """
-    if model_calls_forbidden(env) and not is_loopback_url(base_url):
+    if _forbidden and not is_loopback_url(base_url):
         raise ModelCallsForbidden(
             f"model {spec!r}: real model calls are switched off ({FORBID_ENV_VAR}=1 or "
             "forbid_real_model_calls()); use a scripted:PATH.json model in tests, point the provider's "

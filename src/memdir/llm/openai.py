@@ -12,7 +12,7 @@ import importlib
 import importlib.resources
 import json
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdir.errors import ModelOutputError, ModelUnavailable
 from memdir.llm.base import (
@@ -24,6 +24,9 @@ from memdir.llm.base import (
     validate_json_output,
 )
 from memdir.llm.sdk_model import SdkChatModel
+
+if TYPE_CHECKING:
+    from memdir.environment import Environment
 
 __all__ = ["DEFAULT_BASE_URL", "OpenAIModel", "load"]
 
@@ -101,13 +104,16 @@ class OpenAIModel(SdkChatModel):
     _sync_client = "OpenAI"
     _async_client = "AsyncOpenAI"
 
-    def __init__(self, model: str, *, env: Mapping[str, str], max_retries: int = 2) -> None:
+    def __init__(
+        self, model: str, *, api_key: str | None = None, base_url: str | None = None, max_retries: int = 2
+    ) -> None:
+        """``api_key`` is OPENAI_API_KEY, ``base_url`` OPENAI_BASE_URL (a local server needs no key).
+        Empty counts as unset."""
         self.spec = f"openai:{model}"
         self.model = model
-        self._env = dict(env)
         self._sdk = _import_sdk()
-        custom_url = env.get("OPENAI_BASE_URL") or None
-        api_key = env.get(_KEY_ENV) or None
+        custom_url = base_url or None
+        api_key = api_key or None
         if api_key is None and custom_url is None:
             raise ModelUnavailable(
                 f"model {self.spec!r} needs an API key: set {_KEY_ENV}, or set OPENAI_BASE_URL to a "
@@ -240,6 +246,6 @@ class OpenAIModel(SdkChatModel):
         return ToolCall(id=call.id, name=call.function.name, input=value)
 
 
-def load(model: str, env: Mapping[str, str]) -> OpenAIModel:
+def load(model: str, environment: Environment) -> OpenAIModel:
     """Registry factory for ``openai:MODEL``."""
-    return OpenAIModel(model, env=env)
+    return OpenAIModel(model, api_key=environment.openai_api_key, base_url=environment.openai_base_url)

@@ -7,13 +7,13 @@ Providers are looked up, never branched on, so a plugin or a test can add one wi
 from __future__ import annotations
 
 import importlib
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from memdir.errors import ConfigError
+from memdir.errors import ConfigError, ModelNotConfigured
 
 if TYPE_CHECKING:  # the protocol only: resolving a spec must not import the model layer (hooks do it)
+    from memdir.environment import Environment
     from memdir.llm.base import ChatModel
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "ProviderFactory",
     "known_providers",
     "load_model",
+    "model_not_configured",
     "register_provider",
     "resolve_model_spec",
 ]
@@ -29,17 +30,17 @@ __all__ = [
 MODEL_ENV_VAR = "MEMDIR_MODEL"
 SETTINGS_KEY = "memdir.model"
 
-ProviderFactory = Callable[[str, Mapping[str, str]], "ChatModel"]
-"""Called with the part of the spec after "PROVIDER:" and the environment to read keys from."""
+ProviderFactory = Callable[[str, "Environment"], "ChatModel"]
+"""Called with the part of the spec after "PROVIDER:" and the environment (API keys, base URLs)."""
 
 
 def _load_from(module: str) -> ProviderFactory:
     """The ``load`` function of one of memdir's provider modules, imported when a spec names it
     (a process that never builds a model never imports the adapters)."""
 
-    def load(rest: str, env: Mapping[str, str]) -> ChatModel:
+    def load(rest: str, environment: Environment) -> ChatModel:
         factory: ProviderFactory = importlib.import_module(module).load
-        return factory(rest, env)
+        return factory(rest, environment)
 
     return load
 
@@ -62,8 +63,9 @@ def known_providers() -> tuple[str, ...]:
     return tuple(sorted(_providers))
 
 
-def load_model(spec: str, *, env: Mapping[str, str] | None = None) -> ChatModel:
-    """Build the model a spec names, e.g. "anthropic:claude-sonnet-4-6" or "scripted:/tmp/s.json"."""
+def load_model(spec: str, environment: Environment) -> ChatModel:
+    """Build the model a spec names, e.g. "anthropic:claude-sonnet-4-6" or "scripted:/tmp/s.json",
+    with the API keys and base URLs of ``environment`` (``MemoryConfig.environment``)."""
     prefix, sep, rest = spec.strip().partition(":")
     known = ", ".join(f"{p}:..." for p in known_providers())
     if not sep or not rest:
@@ -78,21 +80,21 @@ def load_model(spec: str, *, env: Mapping[str, str] | None = None) -> ChatModel:
             f"model spec {spec!r}: unknown provider {prefix!r}; use one of {known}",
             rule="model-spec",
         )
-    return factory(rest, os.environ if env is None else env)
+    return factory(rest, environment)
 
 
 def resolve_model_spec(
     cli_value: str | None,
     *,
-    env: Mapping[str, str] | None = None,
+    environment_value: str | None = None,
     settings_value: object = None,
 ) -> str | None:
-    """Pick the spec to use: --model, then MEMDIR_MODEL, then the settings key "memdir.model"."""
+    """Pick the spec to use: --model, then MEMDIR_MODEL (``environment_value``), then the settings
+    key "memdir.model"; blank values count as unset."""
     if cli_value and cli_value.strip():
         return cli_value.strip()
-    from_env = (os.environ if env is None else env).get(MODEL_ENV_VAR, "").strip()
-    if from_env:
-        return from_env
+    if environment_value and environment_value.strip():
+        return environment_value.strip()
     if settings_value is None or settings_value == "":
         return None
     if not isinstance(settings_value, str):
@@ -102,3 +104,13 @@ def resolve_model_spec(
             rule="model-spec",
         )
     return settings_value.strip() or None
+
+
+def model_not_configured(purpose: str) -> ModelNotConfigured:
+    """The error for a feature that needs a model when none is configured, naming the three ways."""
+    return ModelNotConfigured(
+        f"{purpose} needs a model and none is configured; pass --model PROVIDER:MODEL, set "
+        f"{MODEL_ENV_VAR}, or set the settings key {SETTINGS_KEY!r} "
+        "(e.g. anthropic:claude-sonnet-4-6; see docs/models.md)",
+        rule="model-not-configured",
+    )

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memdir.errors import ConfigError, ModelError, ModelOutputError, ModelTimeout
 from memdir.llm.base import (
@@ -33,6 +34,9 @@ from memdir.llm.base import (
     parse_json_text,
     validate_json_output,
 )
+
+if TYPE_CHECKING:
+    from memdir.environment import Environment
 
 __all__ = ["ScriptedModel", "load"]
 
@@ -189,6 +193,6 @@ class ScriptedModel:
         )
 
 
-def load(path: str, env: Mapping[str, str]) -> ScriptedModel:
+def load(path: str, environment: Environment) -> ScriptedModel:
     """Registry factory for ``scripted:PATH.json``."""
     return ScriptedModel.from_file(path)

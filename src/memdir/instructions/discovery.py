@@ -13,12 +13,11 @@ control (local, user, policy or flag settings; never the checked-in ``.claude/se
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from memdir.config import MemoryConfig
-from memdir.containment import dirname_lexical, join_lexical, normalize_lexical
+from memdir.containment import dirname_lexical, join_lexical, spell_lexical, spell_real
 from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.instructions.files import (
@@ -61,7 +60,7 @@ class InstructionChain:
 
     def rules_for(self, touched: str) -> list[InstructionFile]:
         """The conditional rules that would be attached when ``touched`` (a file path) is used."""
-        target = normalize_lexical(os.path.abspath(touched))
+        target = spell_lexical(os.path.abspath(touched))
         return [rule for rule in self.conditional if _rule_matches(rule, target)]
 
 
@@ -133,7 +132,7 @@ class _Loader:
         parent: str | None = None,
         base_dir: str | None = None,
     ) -> list[InstructionFile]:
-        path = unicodedata.normalize("NFC", normalize_lexical(path))
+        path = spell_lexical(path)
         resolved = os.path.realpath(path)
         if path in self.processed or resolved in self.processed:
             if parent is not None:
@@ -250,7 +249,7 @@ def load_instructions(
     environment = config.environment
     if env_truthy(environment.disable_claude_mds):
         return InstructionChain(files=(), disabled=f"{DISABLE_CLAUDE_MDS_ENV} is set")
-    origin = unicodedata.normalize("NFC", os.path.realpath(cwd or config.project_root))
+    origin = spell_real(cwd or config.project_root)
     settings = config.settings
     approved = settings.first_trusted(EXTERNAL_INCLUDES_KEY) is True
     external = approved if include_external is None else include_external
@@ -276,7 +275,7 @@ def load_instructions(
 
     if bare or env_truthy(environment.additional_directories_claude_md):
         for directory in add_dirs:
-            root = unicodedata.normalize("NFC", os.path.realpath(directory))
+            root = spell_real(directory)
             why = f"--add-dir {root}"
             files += loader.process(join_lexical(root, "CLAUDE.md"), InstructionType.PROJECT, why, external)
             files += loader.process(join_lexical(root, ".claude", "CLAUDE.md"), InstructionType.PROJECT, why, external)

@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from collections.abc import Iterator
 
-from memdir.containment import normalize_lexical, resolve_lexical
+from memdir.containment import resolve_lexical, spell_lexical
 
 __all__ = ["TEXT_EXTENSIONS", "expand_include_path", "extract_include_paths", "is_text_file", "text_segments"]
 
@@ -143,8 +142,7 @@ def expand_include_path(path: str, base_dir: str, *, home: str) -> str:
         path = home
     elif path.startswith("~/"):
         path = home + path[1:]
-    resolved = normalize_lexical(path) if path.startswith("/") else resolve_lexical(base_dir, path)
-    return unicodedata.normalize("NFC", resolved)
+    return spell_lexical(path if path.startswith("/") else resolve_lexical(base_dir, path))
 
 
 def extract_include_paths(text: str, base_dir: str, *, home: str) -> list[str]:

@@ -13,7 +13,7 @@ import json
 import os
 
 from memdir.errors import ConfigError
-from memdir.paths import projects_dir, sanitize_path
+from memdir.paths import project_root, projects_dir, sanitize_path
 from memdir.recall.recaller import RecallState
 from memdir.recall.surfacing import SurfacedMemory
 from memdir.store.files import remove_file, write_json
@@ -31,7 +31,7 @@ def recall_state_path(session_id: str, *, transcript_path: str | None, cwd: str 
     if transcript_path:
         base = os.path.dirname(os.path.abspath(transcript_path))
     else:
-        base = os.path.join(projects_dir(config_home), sanitize_path(os.path.realpath(cwd or os.getcwd())))
+        base = os.path.join(projects_dir(config_home), sanitize_path(project_root(cwd)))
     return os.path.join(base, session_id, STATE_FILENAME)
 
 

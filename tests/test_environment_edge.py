@@ -16,14 +16,6 @@ SRC = pathlib.Path(memdir.__file__).parent
 # The one module that reads the process environment.
 EDGE = "config.py"
 
-# Modules still converting from an ``env`` mapping to the Environment value. This list must only
-# shrink: a module leaves it when it is converted, and nothing new is ever added.
-NOT_YET_CONVERTED = frozenset(
-    {
-        "integrations/hooks.py",
-    }
-)
-
 ENV_READS = frozenset({"environ", "environb", "getenv", "getenvb"})
 ENV_PARAMETERS = frozenset({"env", "environ"})
 
@@ -70,11 +62,7 @@ def _mapping_parameters(tree: ast.Module) -> list[str]:
 
 
 def test_only_the_configuration_reads_the_process_environment():
-    offenders = {
-        name: reads
-        for name, tree in _modules()
-        if name != EDGE and name not in NOT_YET_CONVERTED and (reads := _env_reads(tree))
-    }
+    offenders = {name: reads for name, tree in _modules() if name != EDGE and (reads := _env_reads(tree))}
     assert not offenders, (
         f"these modules read the process environment, which only {EDGE} (read_environment) may do; "
         f"take the Environment value (config.environment) or the value you need instead: {offenders}"
@@ -82,26 +70,10 @@ def test_only_the_configuration_reads_the_process_environment():
 
 
 def test_no_function_below_the_edge_takes_a_mapping_of_environment_variables():
-    offenders = {
-        name: found
-        for name, tree in _modules()
-        if name != EDGE and name not in NOT_YET_CONVERTED and (found := _mapping_parameters(tree))
-    }
+    offenders = {name: found for name, tree in _modules() if name != EDGE and (found := _mapping_parameters(tree))}
     assert not offenders, (
         "these functions take an env mapping; take the memdir.environment.Environment value "
         f"(config.environment) or just the values they need (config_home: str, ...): {offenders}"
-    )
-
-
-def test_the_list_of_modules_still_converting_names_only_modules_that_still_need_it():
-    trees = dict(_modules())
-    missing = sorted(NOT_YET_CONVERTED - set(trees))
-    assert not missing, f"NOT_YET_CONVERTED names modules that do not exist: {missing}; remove them"
-    converted = sorted(
-        name for name in NOT_YET_CONVERTED if not _env_reads(trees[name]) and not _mapping_parameters(trees[name])
-    )
-    assert not converted, (
-        f"these modules no longer read the environment: remove them from NOT_YET_CONVERTED: {converted}"
     )
 
 

@@ -193,6 +193,7 @@ def resolve_config(
     *,
     memory_dir: str | None = None,
     env: Mapping[str, str] | None = None,
+    environment: Environment | None = None,
     settings: Settings | None = None,
     transcript: str | None = None,
     reported_version: str | None = None,
@@ -203,9 +204,13 @@ def resolve_config(
     otherwise the directory is Claude Code's, so both tools share it. ``transcript`` (the
     session's) and ``reported_version`` (a hook input's) help find the Claude Code release.
     ``env`` stands in for the process environment (tests); it is read here, once, into the
-    configuration's :class:`Environment`, and nothing below reads variables again.
+    configuration's :class:`Environment`, and nothing below reads variables again. A caller that
+    already read it (a hook, which needs ``CLAUDE_PROJECT_DIR`` first) passes ``environment``.
     """
-    environment = read_environment(env)
+    if environment is None:
+        environment = read_environment(env)
+    elif env is not None:
+        raise ValueError("resolve_config takes env (variables to read) or environment (already read), not both")
     home = config_home(environment)
     root = project_root(project)
     if settings is not None:

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from memdir.config import open_memory_dir, resolve_config
+from memdir.config import open_memory_dir, read_environment, resolve_config
 from memdir.integrations.hook_launch import RECORD_ENV_VAR, spawn_detached
 from memdir.integrations.hooks import run_hook
 from memdir.llm import FORBID_ENV_VAR
@@ -72,7 +72,7 @@ def written_by(data, version):
 
 def test_user_prompt_submit_returns_the_recalled_memories_as_additional_context(tmp_path, project, env, memories):
     data = written_by(hook_input(tmp_path, project, prompt=PROMPT), "2.1.88")
-    result = run_hook("user-prompt-submit", data, env=env)
+    result = run_hook("user-prompt-submit", data, environment=read_environment(env))
     specific = result.output["hookSpecificOutput"]
     assert specific["hookEventName"] == "UserPromptSubmit"
     assert specific["additionalContext"].startswith("<system-reminder>\nMemory (saved today): ")
@@ -84,25 +84,40 @@ def test_user_prompt_submit_returns_the_recalled_memories_as_additional_context(
 
 
 def test_a_memory_is_surfaced_once_per_session_until_compaction_resets_it(tmp_path, project, env, memories):
-    first = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
-    again = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    first = run_hook(
+        "user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), environment=read_environment(env)
+    )
+    again = run_hook(
+        "user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), environment=read_environment(env)
+    )
     other = run_hook(
-        "user-prompt-submit", {**hook_input(tmp_path, project, prompt=PROMPT), "session_id": "s2"}, env=env
+        "user-prompt-submit",
+        {**hook_input(tmp_path, project, prompt=PROMPT), "session_id": "s2"},
+        environment=read_environment(env),
     )
     assert first.output is not None and again.output is None and other.output is not None
-    start = run_hook("session-start", hook_input(tmp_path, project, source="compact"), env=env)
+    start = run_hook(
+        "session-start", hook_input(tmp_path, project, source="compact"), environment=read_environment(env)
+    )
     assert start.output is None and start.note == "recall state reset"
-    after = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=env)
+    after = run_hook(
+        "user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), environment=read_environment(env)
+    )
     assert after.output is not None
 
 
 def test_session_start_adds_the_index_only_for_a_directory_claude_code_does_not_load(tmp_path, project, env):
-    own = run_hook("session-start", hook_input(tmp_path, project, source="startup"), env=env)
+    own = run_hook("session-start", hook_input(tmp_path, project, source="startup"), environment=read_environment(env))
     assert own.output is None
     other = tmp_path / "shared-memory"
     directory = open_memory_dir(resolve_config(project, memory_dir=str(other), env=env))
     directory.save(Memory(name="Role", description="Leads the payments team", type=MemoryType.USER, body="x"))
-    result = run_hook("session-start", hook_input(tmp_path, project, source="startup"), memory_dir=str(other), env=env)
+    result = run_hook(
+        "session-start",
+        hook_input(tmp_path, project, source="startup"),
+        memory_dir=str(other),
+        environment=read_environment(env),
+    )
     context = result.output["hookSpecificOutput"]["additionalContext"]
     assert result.output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert "- [Role](user_role.md) — Leads the payments team" in context
@@ -111,7 +126,9 @@ def test_session_start_adds_the_index_only_for_a_directory_claude_code_does_not_
 def test_stop_starts_extraction_detached_with_the_exact_command_line(tmp_path, project, env):
     data = hook_input(tmp_path, project, stop_hook_active=False)
     launcher = Recorder()
-    result = run_hook("stop", data, env={**env, "MEMDIR_MODEL": "scripted:/x.json"}, launcher=launcher)
+    result = run_hook(
+        "stop", data, environment=read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"}), launcher=launcher
+    )
     assert result.output is None and result.launched == "handle"
     assert launcher.calls == [
         (
@@ -133,17 +150,17 @@ def test_stop_starts_extraction_detached_with_the_exact_command_line(tmp_path, p
 
 def test_stop_does_nothing_without_a_model_or_when_already_inside_a_stop_hook(tmp_path, project, env):
     launcher = Recorder()
-    no_model = run_hook("stop", hook_input(tmp_path, project), env=env, launcher=launcher)
+    no_model = run_hook("stop", hook_input(tmp_path, project), environment=read_environment(env), launcher=launcher)
     looping = run_hook(
         "stop",
         hook_input(tmp_path, project, stop_hook_active=True),
-        env={**env, "MEMDIR_MODEL": "scripted:/x.json"},
+        environment=read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"}),
         launcher=launcher,
     )
     subagent = run_hook(
         "stop",
         hook_input(tmp_path, project, agent_id="a1"),
-        env={**env, "MEMDIR_MODEL": "scripted:/x.json"},
+        environment=read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"}),
         launcher=launcher,
     )
     assert launcher.calls == []
@@ -157,7 +174,12 @@ def test_the_model_can_come_from_the_settings_file(tmp_path, project, env):
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"memdir": {"model": "scripted:/x.json"}}), encoding="utf-8")
     launcher = Recorder()
-    run_hook("session-end", hook_input(tmp_path, project, reason="prompt_input_exit"), env=env, launcher=launcher)
+    run_hook(
+        "session-end",
+        hook_input(tmp_path, project, reason="prompt_input_exit"),
+        environment=read_environment(env),
+        launcher=launcher,
+    )
     assert launcher.calls[0][0][-4:] == [
         "extract",
         "--transcript",
@@ -170,7 +192,13 @@ def test_pre_compact_starts_a_session_notes_update(tmp_path, project, env):
     data = hook_input(tmp_path, project, trigger="auto", custom_instructions=None)
     launcher = Recorder()
     other = str(tmp_path / "elsewhere")
-    run_hook("pre-compact", data, memory_dir=other, env={**env, "MEMDIR_MODEL": "x:y"}, launcher=launcher)
+    run_hook(
+        "pre-compact",
+        data,
+        memory_dir=other,
+        environment=read_environment({**env, "MEMDIR_MODEL": "x:y"}),
+        launcher=launcher,
+    )
     argv, log = launcher.calls[0]
     assert argv == [
         sys.executable,
@@ -193,8 +221,10 @@ def test_pre_compact_starts_a_session_notes_update(tmp_path, project, env):
 def test_hooks_do_nothing_when_auto_memory_is_disabled(tmp_path, project, env, memories):
     off = {**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1", "MEMDIR_MODEL": "x:y"}
     launcher = Recorder()
-    recall = run_hook("user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), env=off)
-    stop = run_hook("stop", hook_input(tmp_path, project), env=off, launcher=launcher)
+    recall = run_hook(
+        "user-prompt-submit", hook_input(tmp_path, project, prompt=PROMPT), environment=read_environment(off)
+    )
+    stop = run_hook("stop", hook_input(tmp_path, project), environment=read_environment(off), launcher=launcher)
     assert recall.output is None and stop.launched is None and launcher.calls == []
     assert "disabled" in recall.note
 
@@ -258,7 +288,9 @@ def test_stop_also_starts_a_dream_when_the_auto_dream_gate_is_open(tmp_path, pro
         with open(path, "w", encoding="utf-8") as handle:
             handle.write("{}\n")
     launcher = Recorder()
-    result = run_hook("stop", data, env={**env, "MEMDIR_MODEL": "scripted:/x.json"}, launcher=launcher)
+    result = run_hook(
+        "stop", data, environment=read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"}), launcher=launcher
+    )
     assert "started dream" in result.note
     dream_argv, dream_log = launcher.calls[1]
     assert dream_argv[-4:] == ["dream", "--session", data["session_id"], "--json"]
@@ -267,7 +299,7 @@ def test_stop_also_starts_a_dream_when_the_auto_dream_gate_is_open(tmp_path, pro
     settings = tmp_path / "claude" / "settings.json"
     settings.write_text('{"autoDreamEnabled": false}', encoding="utf-8")
     again = Recorder()
-    run_hook("stop", data, env=disabled, launcher=again)
+    run_hook("stop", data, environment=read_environment(disabled), launcher=again)
     assert len(again.calls) == 1
 
 
@@ -309,5 +341,7 @@ def test_the_version_in_the_hook_input_decides_the_rendering_when_the_transcript
     tmp_path, project, env, memories
 ):
     data = {**hook_input(tmp_path, project, prompt=PROMPT), "version": "2.1.88"}
-    context = run_hook("user-prompt-submit", data, env=env).output["hookSpecificOutput"]["additionalContext"]
+    context = run_hook("user-prompt-submit", data, environment=read_environment(env)).output["hookSpecificOutput"][
+        "additionalContext"
+    ]
     assert context.startswith("<system-reminder>\n")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 
 from memdir.cli import cli
-from memdir.config import open_memory_dir, resolve_config
+from memdir.config import open_memory_dir, read_environment, resolve_config
 from memdir.integrations.hooks import run_hook
 from memdir.llm import FORBID_ENV_VAR
 from memdir.paths import sanitize_path
@@ -171,6 +171,6 @@ def test_the_prompt_hook_surfaces_the_memory_a_sentence_without_spaces_asks_abou
     transcript = folder / "s1.jsonl"
     transcript.write_text('{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}\n')
     data = {"session_id": "s1", "transcript_path": str(transcript), "cwd": project, "prompt": STORES[language][1]}
-    result = run_hook("user-prompt-submit", data, env=env)
+    result = run_hook("user-prompt-submit", data, environment=read_environment(env))
     context = result.output["hookSpecificOutput"]["additionalContext"]
     assert STORES[language][0][0][3] in context

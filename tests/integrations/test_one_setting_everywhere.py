@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 
 from memdir.cli import cli
-from memdir.config import resolve_config
+from memdir.config import read_environment, resolve_config
 from memdir.conversation import load_conversation
 from memdir.integrations.hooks import run_hook
 from memdir.integrations.mcp import create_server
@@ -76,7 +76,13 @@ def via_mcp(tmp_path, env, config):
 
 def via_hook(tmp_path, env, config):
     hook = {"session_id": "s1", "cwd": str(tmp_path), "prompt": QUERY}
-    result = run_hook("user-prompt-submit", hook, project=str(tmp_path), memory_dir=str(tmp_path / "mem"), env=env)
+    result = run_hook(
+        "user-prompt-submit",
+        hook,
+        project=str(tmp_path),
+        memory_dir=str(tmp_path / "mem"),
+        environment=read_environment(env),
+    )
     files = result.note.removeprefix("surfaced ").split(", ") if result.note.startswith("surfaced ") else []
     return None, files  # the hook's output carries no selector name
 
@@ -231,7 +237,7 @@ def hook_jobs(tmp_path, env, event, transcript):
         data,
         project=str(tmp_path),
         memory_dir=str(tmp_path / "mem"),
-        env=env,
+        environment=read_environment(env),
         launcher=lambda argv, log: started.append(list(argv)),
     )
     assert started, f"the {event} hook started nothing"

@@ -1,7 +1,7 @@
 import json
 import os
 
-from memdir.config import open_memory_dir, resolve_config
+from memdir.config import open_memory_dir, read_environment, resolve_config
 from memdir.integrations.hooks import run_hook
 from memdir.model.memory import Memory, MemoryType
 from memdir.recall.analysis_file import AnalysisFile, analysis_file_path
@@ -158,7 +158,9 @@ def test_the_prompt_hook_prints_the_same_bytes_with_and_without_stored_analyses(
 
     def prompt(session):
         data = {"session_id": session, "cwd": project, "prompt": QUERY}
-        return json.dumps(run_hook("user-prompt-submit", data, env=env).output, ensure_ascii=False)
+        return json.dumps(
+            run_hook("user-prompt-submit", data, environment=read_environment(env)).output, ensure_ascii=False
+        )
 
     cold = prompt("s1")
     assert os.path.isfile(cache)

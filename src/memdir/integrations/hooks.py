@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from memdir.config import MemoryConfig, resolve_config
+from memdir.config import MemoryConfig, read_environment, resolve_config
 from memdir.errors import ConfigError
 from memdir.integrations.hook_state import (
     load_recall_state,
@@ -40,6 +40,7 @@ from memdir.memory_session import MemorySession
 from memdir.recall.surfacing import render_hook_context
 
 if TYPE_CHECKING:
+    from memdir.environment import Environment
     from memdir.integrations.hook_launch import Launcher
 
 # Each event imports what it uses when it runs: a hook is a fresh process per event, and the
@@ -130,7 +131,7 @@ def _state_path(hook: HookInput, config_home: str) -> str | None:
     )
 
 
-def _session_start(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]) -> HookResult:
+def _session_start(hook: HookInput, config: MemoryConfig) -> HookResult:
     path = _state_path(hook, config.config_home)
     note = ""
     if hook.source in ("clear", "compact") and path is not None and reset_recall_state(path):
@@ -141,7 +142,7 @@ def _session_start(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]
     return HookResult(output=_context("session-start", context) if context else None, note=note)
 
 
-def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str, str]) -> HookResult:
+def _user_prompt_submit(hook: HookInput, config: MemoryConfig) -> HookResult:
     if not hook.prompt:
         return HookResult(note="no prompt")
     path = _state_path(hook, config.config_home)
@@ -164,9 +165,7 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, env: Mapping[str,
     )
 
 
-def _background(
-    hook: HookInput, config: MemoryConfig, env: Mapping[str, str], launcher: Launcher, *, what: str
-) -> HookResult:
+def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, what: str) -> HookResult:
     if hook.agent_id is not None:
         return HookResult(note="inside a subagent")
     if hook.transcript_path is None or not os.path.isfile(hook.transcript_path):
@@ -187,11 +186,11 @@ def _background(
     handle = launcher(argv, log_path(what, config.config_home))
     note = f"started {what}"
     if what == "extract":
-        note += _maybe_dream(hook, config, env, launcher)
+        note += _maybe_dream(hook, config, launcher)
     return HookResult(note=note, launched=handle)
 
 
-def _maybe_dream(hook: HookInput, config: MemoryConfig, env: Mapping[str, str], launcher: Launcher) -> str:
+def _maybe_dream(hook: HookInput, config: MemoryConfig, launcher: Launcher) -> str:
     """Auto-dream after a turn, as Claude Code's stop hooks do: only when enabled and the gate is open.
 
     The gate's first check (hours since the last consolidation, one ``stat``) rejects almost every turn,
@@ -218,29 +217,38 @@ def run_hook(
     *,
     project: str | None = None,
     memory_dir: str | None = None,
-    env: Mapping[str, str] | None = None,
+    environment: Environment | None = None,
     launcher: Launcher | None = None,
 ) -> HookResult:
-    """Handle one hook event. Raises on bad input; the CLI turns that into a one-line log."""
+    """Handle one hook event. Raises on bad input; the CLI turns that into a one-line log.
+
+    ``environment`` is the variables the hook runs with (``config.read_environment``, which reads
+    this process's when it is not given): the project falls back to ``CLAUDE_PROJECT_DIR``, and
+    the configuration, the model and the launcher come from it."""
     if event not in HOOK_EVENTS:
         raise ConfigError(f"unknown hook event {event!r}; use one of: {', '.join(HOOK_EVENTS)}", rule="hook-event")
-    environ: Mapping[str, str] = os.environ if env is None else env
+    if environment is None:
+        environment = read_environment()
     hook = HookInput.parse(event, data)
-    root = project or hook.cwd or environ.get("CLAUDE_PROJECT_DIR") or None
+    root = project or hook.cwd or environment.project_dir or None
     config = resolve_config(
-        root, memory_dir=memory_dir, env=environ, transcript=hook.transcript_path, reported_version=hook.version
+        root,
+        memory_dir=memory_dir,
+        environment=environment,
+        transcript=hook.transcript_path,
+        reported_version=hook.version,
     )
     if not config.enabled:
         return HookResult(note=f"auto memory is disabled ({config.disabled_reason})")
     if event == "session-start":
-        return _session_start(hook, config, environ)
+        return _session_start(hook, config)
     if event == "user-prompt-submit":
-        return _user_prompt_submit(hook, config, environ)
+        return _user_prompt_submit(hook, config)
     from memdir.integrations.hook_launch import launcher_from_env
 
     launch = launcher or launcher_from_env(config.environment)
     if event == "pre-compact":
-        return _background(hook, config, environ, launch, what="session")
+        return _background(hook, config, launch, what="session")
     if event == "stop" and hook.stop_hook_active:
         return HookResult(note="stop_hook_active")
-    return _background(hook, config, environ, launch, what="extract")
+    return _background(hook, config, launch, what="extract")

@@ -294,7 +294,7 @@ class MemorySession:
         raises :class:`~memdir.errors.ModelNotConfigured`); reading, status and compaction need
         none, so they pass False and never import a provider SDK."""
         from memdir.session_notes.memory import SessionMemory
-        from memdir.session_notes.paths import SessionPaths, validate_session_id
+        from memdir.session_notes.paths import SessionPaths
         from memdir.session_notes.thresholds import (
             compact_thresholds,
             should_use_session_memory_compaction,
@@ -302,14 +302,11 @@ class MemorySession:
         )
 
         config = self.config
-        name = validate_session_id(session_id or _session_id_of(transcript))
+        name = session_id or _session_id_of(transcript)
         setting = config.setting("sessionMemory")
         environment = config.environment
         return SessionMemory(
-            SessionPaths(
-                directory=os.path.join(config.transcripts_dir, name, "session-memory"),
-                config_home=config.config_home,
-            ),
+            SessionPaths.for_session(name, transcripts_dir=config.transcripts_dir, config_home=config.config_home),
             model=self.model if with_model and self.model_spec is not None else None,
             thresholds=update_thresholds(setting),
             compaction=compact_thresholds(setting),

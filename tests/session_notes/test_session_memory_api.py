@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 from _session_fixtures import assistant, user
 
-from memdir.config import read_environment, resolve_config
+from memdir.config import resolve_config
 from memdir.errors import ModelError, ModelNotConfigured
 from memdir.llm.base import ChatRequest, Completion
 from memdir.llm.scripted import ScriptedModel
 from memdir.memory_session import MemorySession
-from memdir.paths import config_home
 from memdir.session_notes import CompactionResult, SessionPaths, SessionState, UpdateThresholds
 from memdir.session_notes.paths import load_session_template
 from memdir.store.files import lock_directory
@@ -31,8 +30,9 @@ def env(tmp_path):
     return {"CLAUDE_CONFIG_DIR": str(tmp_path / "home"), "HOME": str(tmp_path)}
 
 
-def home_of(env):
-    return config_home(read_environment(env))
+def paths_of(project, env, session=SESSION):
+    config = resolve_config(project, env=env)
+    return SessionPaths.for_session(session, transcripts_dir=config.transcripts_dir, config_home=config.config_home)
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def memory_for(project, env, model=None, **options):
 
 
 def test_notes_live_beside_the_transcript_keyed_on_the_working_directory(project, env, tmp_path):
-    paths = SessionPaths.for_session(SESSION, cwd=project, config_home=home_of(env))
+    paths = paths_of(project, env)
     key = project.replace("/", "-").replace("_", "-")
     assert paths.notes == str(tmp_path / "home" / "projects" / key / SESSION / "session-memory" / "summary.md")
     assert paths.state.endswith("/session-memory/state.json")
@@ -99,7 +99,7 @@ def test_the_first_update_creates_the_notes_from_the_template_and_edits_them(pro
 
 
 def _append_current_state(project, env):
-    notes = SessionPaths.for_session(SESSION, cwd=project, config_home=home_of(env)).notes
+    notes = paths_of(project, env).notes
     marker = "_What is being worked on right now, what is still pending, and the very next step to take._\n"
     return edit(notes, marker, marker + "Refactoring the parser in src/parse.py.\n")
 
@@ -192,7 +192,7 @@ def test_thresholds_come_from_the_settings(project, env, tmp_path):
     memory = MemorySession(config).session_notes(SESSION)
     assert memory.thresholds == UpdateThresholds(minimum_message_tokens_to_init=50_000)
     assert memory.compaction.max_tokens == 9
-    assert memory.paths == SessionPaths.for_session(SESSION, cwd=project, config_home=home_of(env))
+    assert memory.paths == paths_of(project, env)
     assert memory.status(conversation(tokens=20_000)).update_due is False
 
 
@@ -380,7 +380,7 @@ def test_async_updates_of_one_session_never_overlap(project, env):
 def test_unreadable_notes_are_a_memory_format_error_not_a_crash(env, project):
     from memdir.errors import MemoryFormatError
 
-    paths = SessionPaths.for_session(SESSION, cwd=project, config_home=home_of(env))
+    paths = paths_of(project, env)
     os.makedirs(paths.directory)
     with open(paths.notes, "wb") as handle:
         handle.write(b"# Notes\n\xff\xfe broken\n")
@@ -395,7 +395,7 @@ def test_a_session_id_that_climbs_out_is_refused(env, project):
 
     for bad in ("../../x", "a/b", "..", ""):
         with pytest.raises(ConfigError) as info:
-            SessionPaths.for_session(bad, cwd=project, config_home=home_of(env))
+            paths_of(project, env, bad)
         assert info.value.rule == "session-id"
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from memdir.errors import ConfigError, MemoryFormatError
 from memdir.model.memory import decode_memory_bytes
-from memdir.paths import project_root, projects_dir, sanitize_path
 from memdir.store.files import FILE_MODE, ensure_dir, read_bytes_limited
 from memdir.templates import load_template
 
@@ -60,10 +59,10 @@ class SessionPaths:
     config_home: str
 
     @classmethod
-    def for_session(cls, session_id: str, *, config_home: str, cwd: str | None = None) -> SessionPaths:
-        """The notes of ``session_id`` in ``cwd`` (default: the working directory) under ``config_home``."""
-        key = sanitize_path(project_root(cwd))
-        directory = os.path.join(projects_dir(config_home), key, validate_session_id(session_id), _DIRNAME)
+    def for_session(cls, session_id: str, *, transcripts_dir: str, config_home: str) -> SessionPaths:
+        """The notes of ``session_id`` beside its transcript in ``transcripts_dir`` (a project's
+        ``MemoryConfig.transcripts_dir``); ``config_home`` holds the user's notes template."""
+        directory = os.path.join(transcripts_dir, validate_session_id(session_id), _DIRNAME)
         return cls(directory=directory, config_home=config_home)
 
     @property

@@ -1,4 +1,9 @@
+import json
+
+import pytest
+
 from memdir.config import resolve_config
+from memdir.errors import ModelNotConfigured
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 
@@ -77,3 +82,27 @@ def test_lifting_the_scan_cap_makes_recall_cover_the_whole_store_through_the_der
     result = session.recall("which database is kiwi?")
     assert [m.file for m in result.memories] == ["reference_kiwi.md"]
     assert str(tmp_path / "home" / "memdir" / "index") in session.memory_dir.index.path
+
+
+def test_the_model_comes_from_the_option_then_memdir_model_env_then_the_setting_and_is_built_once(tmp_path):
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "settings.json").write_text(json.dumps({"memdir": {"model": "scripted:/s.json"}}), "utf-8")
+    assert make_session(tmp_path).model_spec == "scripted:/s.json"
+    assert make_session(tmp_path, MEMDIR_MODEL="scripted:/e.json").model_spec == "scripted:/e.json"
+    config = make_session(tmp_path, MEMDIR_MODEL="scripted:/e.json").config
+    assert MemorySession(config, model_spec="scripted:/o.json").model_spec == "scripted:/o.json"
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"responses": [{"text": "hi"}]}), "utf-8")
+    session = make_session(tmp_path, MEMDIR_MODEL=f"scripted:{script}")
+    assert session.model is session.model and session.model.spec == f"scripted:{script}"
+
+
+def test_without_a_model_the_session_says_how_to_configure_one_and_still_answers_what_needs_none(tmp_path):
+    session = make_session(tmp_path)
+    assert session.model_spec is None
+    for build in (lambda: session.model, session.extractor):
+        with pytest.raises(ModelNotConfigured) as caught:
+            build()
+        assert all(way in caught.value.message for way in ("--model", "MEMDIR_MODEL", "memdir.model"))
+    assert session.session_notes("s1").model is None  # reading and compaction need no model
+    assert not session.dream().ran  # not due: no model needed

@@ -115,7 +115,7 @@ class MemorySession:
 
         Raises :class:`~memdir.errors.ModelNotConfigured` (naming the three ways to configure one)
         when there is none, and the provider's error when it cannot be built (no SDK, no key)."""
-        return self._require_model("this")
+        return self._require_model("this session (the llm selector, extraction, session notes or the dream)")
 
     def _require_model(self, purpose: str) -> ChatModel:
         if self._model is None:

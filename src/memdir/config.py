@@ -37,7 +37,7 @@ from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseHint, detect_release
 from memdir.settings import Settings, default_managed_dir, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
-from memdir.store.scan import MAX_MEMORY_FILES
+from memdir.store.scan import MAX_MEMORY_FILES, cache_file_path
 
 if TYPE_CHECKING:
     from memdir.store.index_db import MemoryIndex
@@ -333,6 +333,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
         layout=rules.frontmatter,
         stamp=stamp,
         index_check=index_check,
+        scan_cache_file=cache_file_path(config.memory_dir, config.config_home, "headers"),
     )
 
 

@@ -8,6 +8,7 @@ from memdir.recall.analysis_file import AnalysisFile, analysis_file_path
 from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir
+from memdir.store.scan import cache_file_path
 
 TOPICS = ["deploy", "database", "release", "billing", "search", "mobile", "auth"]
 QUERY = "what is on the billing review checklist?"
@@ -162,10 +163,12 @@ def test_the_prompt_hook_prints_the_same_bytes_with_and_without_stored_analyses(
             run_hook("user-prompt-submit", data, environment=read_environment(env)).output, ensure_ascii=False
         )
 
+    headers = cache_file_path(config.memory_dir, config.config_home, "headers")
     cold = prompt("s1")
-    assert os.path.isfile(cache)
+    assert os.path.isfile(cache) and os.path.isfile(headers)
     warm = prompt("s2")
-    with open(cache, "w", encoding="utf-8") as handle:
-        handle.write("{")
+    for path in (cache, headers):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("{")
     corrupt = prompt("s3")
     assert "billing" in cold and cold == warm == corrupt

@@ -71,7 +71,9 @@ def save_recall_state(path: str, state: RecallState) -> None:
         "surfaced_bytes": state.surfaced_bytes,
         "surfaced": [{"path": m.path, "file": m.file, "mtime_ms": m.mtime_ms} for m in state.surfaced.values()],
     }
-    write_json(path, data)
+    # Not waiting for the disk: the prompt waits for this hook, and a crash that loses the last
+    # write only lets a memory be shown once more.
+    write_json(path, data, durable=False)
 
 
 def reset_recall_state(path: str) -> bool:

@@ -17,12 +17,11 @@ one, and it holds only the memories the last ranking looked at, so deleted memor
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 
 from memdir.containment import normalize_root
-from memdir.paths import sanitize_path
 from memdir.store.files import atomic_write
+from memdir.store.scan import cache_file_path
 
 __all__ = ["AnalysisFile", "analysis_file_path"]
 
@@ -33,7 +32,7 @@ _Entry = tuple[float, int, str]
 
 def analysis_file_path(memory_dir: str, home: str) -> str:
     """``<home>/memdir/analyses/<sanitised directory>.json``, ``home`` being the config home."""
-    return os.path.join(home, "memdir", "analyses", sanitize_path(normalize_root(memory_dir)) + ".json")
+    return cache_file_path(memory_dir, home, "analyses")
 
 
 class AnalysisFile:

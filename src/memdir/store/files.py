@@ -156,9 +156,10 @@ def remove_stale_temps(directory: str | os.PathLike[str]) -> list[str]:
     return removed
 
 
-def write_json(path: str | os.PathLike[str], data: object) -> None:
-    """Atomically write a small JSON state or settings file (indented, UTF-8, final newline)."""
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+def write_json(path: str | os.PathLike[str], data: object, *, durable: bool = True) -> None:
+    """Atomically write a small JSON state or settings file (indented, UTF-8, final newline);
+    ``durable`` as for :func:`atomic_write`."""
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", durable=durable)
 
 
 def remove_file(path: str | os.PathLike[str]) -> bool:

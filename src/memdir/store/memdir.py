@@ -111,13 +111,15 @@ class MemoryDir:
         layout: FrontmatterLayout | None = None,
         stamp: Callable[[], str] | None = None,
         index_check: Callable[[str], str | None] | None = None,
+        scan_cache_file: str | None = None,
     ) -> None:
         """``index_read_only``: when set, every change to an index is refused with this reason
         (daily-log mode, where only the dream rewrites ``MEMORY.md``). ``layout`` is the
         frontmatter layout saved files get (None: each memory's own), and ``stamp`` gives the
         ``modified:`` time a save records (None: no stamp), as the Claude Code release in use does.
         ``index_check`` says why an index text is too long to write (None: any length is written;
-        Claude Code then loads only its head)."""
+        Claude Code then loads only its head). ``scan_cache_file`` keeps the scanned headers between
+        processes (see :class:`ScanCache`)."""
         self.root = normalize_root(root)
         self.lock_timeout = lock_timeout
         self.scan_cap = scan_cap
@@ -126,7 +128,7 @@ class MemoryDir:
         self.layout = layout
         self.stamp = stamp
         self.index_check = index_check
-        self.scan_cache = ScanCache()
+        self.scan_cache = ScanCache(scan_cache_file)
         self._swept: set[str] = set()  # directories whose stale temp files this object already removed
 
     def __repr__(self) -> str:

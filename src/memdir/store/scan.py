@@ -3,16 +3,20 @@
 Recall and extraction both need "every memory, newest first, with its description and type",
 and they ask for it on every turn. Reading only the first 30 lines of each file keeps that
 cheap; a cache keyed by (path, mtime, size) makes a rescan of an unchanged directory cost one
-``stat`` per file and no reads at all.
+``stat`` per file and no reads at all. Given a file, the cache also keeps the headers between
+processes (every Claude Code hook is a new one): a derived copy, read again whenever a memory's
+mtime or size differs, and ignored when missing, corrupt or of another format.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.memory import (
@@ -23,7 +27,8 @@ from memdir.model.memory import (
     parse_memory_type,
     type_from_frontmatter,
 )
-from memdir.store.files import open_regular
+from memdir.paths import sanitize_path
+from memdir.store.files import atomic_write, open_regular
 
 __all__ = [
     "HEADER_LINES",
@@ -31,6 +36,7 @@ __all__ = [
     "MAX_MEMORY_FILES",
     "MemoryHeader",
     "ScanCache",
+    "cache_file_path",
     "iter_memory_paths",
     "read_header",
     "same_headers",
@@ -44,6 +50,9 @@ LOGS_DIRNAME = "logs"
 MAX_MEMORY_FILES = 200
 # A header never needs more than this; a file with a 50 MB first line must not be read whole.
 _HEADER_BYTES = 64 * 1024
+# Bump when read_header gives another result for the same bytes: headers kept in files by an
+# earlier version are then read again.
+HEADER_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -142,17 +151,78 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
     )
 
 
-class ScanCache:
-    """Headers remembered by (path, mtime, size); thread-safe, bounded by the files that exist."""
+def cache_file_path(memory_dir: str, home: str, kind: str) -> str:
+    """``<home>/memdir/<kind>/<the directory as one name>.json``: where a derived cache of one memory
+    directory lives under the config home ``home`` (headers here, lexical analyses in recall)."""
+    return os.path.join(home, "memdir", kind, sanitize_path(normalize_root(memory_dir)) + ".json")
 
-    def __init__(self) -> None:
+
+def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | None:
+    """One stored ``[mtime_ns, size, filename, description, type, name, preview, nested_type]``."""
+    if not isinstance(entry, list) or len(entry) != 8:
+        return None
+    mtime_ns, size, filename, description, raw_type, name, preview, nested = entry
+    if not (
+        type(mtime_ns) is int
+        and type(size) is int
+        and isinstance(filename, str)
+        and isinstance(description, str | None)
+        and isinstance(raw_type, str | None)
+        and isinstance(name, str | None)
+        and isinstance(preview, str)
+        and isinstance(nested, bool)
+    ):
+        return None
+    try:
+        memory_type = MemoryType(raw_type) if raw_type is not None else None
+    except ValueError:
+        return None
+    header = MemoryHeader(filename, path, mtime_ns / 1e6, size, description, memory_type, name, preview, nested)
+    return mtime_ns, size, header
+
+
+def _entry(mtime_ns: int, size: int, header: MemoryHeader) -> list[object]:
+    kind = header.type.value if header.type is not None else None
+    return [mtime_ns, size, header.filename, header.description, kind, header.name, header.preview, header.nested_type]
+
+
+class ScanCache:
+    """Headers remembered by (path, mtime, size); thread-safe, bounded by the files that exist.
+
+    With ``path``, the headers are read from that file on first use and written back by
+    :meth:`save` when a scan read or dropped any; a file that cannot be read counts as empty, one
+    that cannot be written is left alone (the scan is right either way, only slower).
+    """
+
+    def __init__(self, path: str | None = None) -> None:
         self._entries: dict[str, tuple[int, int, MemoryHeader]] = {}
         self._lock = threading.Lock()
         self.reads = 0  # header reads performed, so tests and benchmarks can see cache hits
+        self.writes = 0  # files written
+        self.path = path
+        self._unloaded = path is not None
+        self._changed = False
+
+    def _load(self, path: str) -> None:
+        try:
+            with open(path, "rb") as handle:
+                data = json.loads(handle.read())
+        except (OSError, ValueError, RecursionError):  # missing, unreadable or corrupt: read the files
+            return
+        stored = data.get("headers") if isinstance(data, dict) and data.get("format") == HEADER_FORMAT else None
+        if not isinstance(stored, dict):
+            return
+        for key, entry in stored.items():
+            stored = _stored_header(key, entry)
+            if stored is not None:
+                self._entries.setdefault(key, stored)
 
     def header(self, path: str, filename: str, st: os.stat_result) -> MemoryHeader:
         key = (st.st_mtime_ns, st.st_size)
         with self._lock:
+            if self._unloaded and self.path is not None:
+                self._unloaded = False
+                self._load(self.path)
             cached = self._entries.get(path)
         if cached is not None and cached[:2] == key and cached[2].filename == filename:
             return cached[2]
@@ -160,12 +230,28 @@ class ScanCache:
         with self._lock:
             self._entries[path] = (key[0], key[1], header)
             self.reads += 1
+            self._changed = True
         return header
 
     def prune(self, live: set[str]) -> None:
         with self._lock:
             for path in [p for p in self._entries if p not in live]:
                 del self._entries[path]
+                self._changed = True
+
+    def save(self) -> None:
+        """Write the headers to the cache's file when they changed since it was read or written."""
+        with self._lock:
+            if self.path is None or not self._changed:
+                return
+            self._changed = False
+            headers = {path: _entry(mtime_ns, size, header) for path, (mtime_ns, size, header) in self._entries.items()}
+            text = json.dumps({"format": HEADER_FORMAT, "headers": headers}, ensure_ascii=False, separators=(",", ":"))
+            try:
+                atomic_write(self.path, text, durable=False)
+            except OSError:
+                return  # a read-only or full config home: the next process reads the files again
+            self.writes += 1
 
 
 def scan_memory_files(
@@ -194,4 +280,5 @@ def scan_memory_files(
             continue
     if cache is not None:
         cache.prune({os.path.join(root, rel) for _, rel, _ in found})
+        cache.save()
     return headers

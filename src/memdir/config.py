@@ -299,7 +299,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
     rules = config.claude_code.rules
     guards: tuple[WriteGuard, ...] = (team_secret_guard,)
-    if rules.memory_stores:
+    if rules.memory_stores and config.memory_stores_env:  # unset: no stores, and no import for a hook
         from memdir.memory_stores import parse_memory_stores, read_only_store_guard
 
         stores = parse_memory_stores(config.memory_stores_env)

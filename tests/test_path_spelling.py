@@ -22,6 +22,7 @@ HOME = "containment.py"
 TEXT_LEVEL = ("model/", "store/names.py", "store/memdir.py", "recall/minilm.py")
 
 PATH_SPELLER = re.compile(r"^_?(nfc\w*|\w*_nfc|spell_\w+|\w+_lexical|normali[sz]e_(path|root|dir)\w*)$")
+CONTAINMENT_CHECKS = re.compile(r"^_?(contain|within|is_within|inside)$")
 
 
 def _modules():
@@ -49,7 +50,7 @@ def _path_spellers(tree):
     return [
         f"line {node.lineno}: def {node.name}"
         for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and (PATH_SPELLER.match(node.name) or node.name == "contain")
+        if isinstance(node, ast.FunctionDef) and (PATH_SPELLER.match(node.name) or CONTAINMENT_CHECKS.match(node.name))
     ]
 
 
@@ -79,7 +80,7 @@ def test_no_module_but_containment_defines_a_path_normaliser_or_a_containment_ch
     offenders = {name: found for name, tree in _modules() if name != HOME and (found := _path_spellers(tree))}
     assert not offenders, (
         "these modules define their own path spelling or containment helper; use the one in "
-        f"memdir.containment (spell_lexical, spell_real, normalize_root, contain): {offenders}"
+        f"memdir.containment (spell_lexical, spell_real, normalize_root, contain, within): {offenders}"
     )
 
 

@@ -46,6 +46,7 @@ __all__ = [
     "spell_real",
     "validate_team_mem_key",
     "validate_team_mem_write_path",
+    "within",
 ]
 
 SEP = "/"
@@ -143,7 +144,7 @@ def resolve_lexical(*parts: str) -> str:
     return normalized.rstrip(SEP) or SEP
 
 
-def _within(path: str, root: str) -> bool:
+def within(path: str, root: str) -> bool:
     """String containment with a separator boundary, so ``/a/root-evil`` is not inside ``/a/root``."""
     root = root.rstrip(SEP)
     return path == root or path.startswith(root + SEP)
@@ -219,7 +220,7 @@ def _check_real(root: str, resolved: str, candidate: str, error: type[UnsafePath
             raise
         raise error(exc.message, rule=exc.rule, path=candidate) from exc
     real_root = _real_root(root, candidate, error)
-    if real_root is not None and not _within(real, real_root):
+    if real_root is not None and not within(real, real_root):
         raise error(
             f"{candidate!r} leads through a symlink to {real}, outside {real_root} "
             "(rule: symlink-escape); memdir only follows links that stay inside the directory",
@@ -285,7 +286,7 @@ def contain(root: str, candidate: str, *, allow_absolute: bool = False) -> str:
         raise _reject(candidate, "absolute", "it is absolute", f"give a name relative to {root}")
     base = resolve_lexical(root)
     resolved = resolve_lexical(base, candidate)
-    if not _within(resolved, base):
+    if not within(resolved, base):
         raise _reject(
             candidate,
             "outside-root",

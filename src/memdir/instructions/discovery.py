@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from memdir.config import MemoryConfig
-from memdir.containment import dirname_lexical, join_lexical, spell_lexical, spell_real
+from memdir.containment import dirname_lexical, join_lexical, spell_lexical, spell_real, within
 from memdir.envflags import env_truthy
 from memdir.errors import ConfigError
 from memdir.instructions.files import (
@@ -64,15 +64,10 @@ class InstructionChain:
         return [rule for rule in self.conditional if _rule_matches(rule, target)]
 
 
-def _within(path: str, root: str) -> bool:
-    root = root.rstrip("/") or "/"
-    return path == root or path.startswith(root if root.endswith("/") else root + "/")
-
-
 def _rule_matches(rule: InstructionFile, target: str) -> bool:
     """gitignore-style matching of ``paths:`` globs against the path relative to the rule's base."""
     base = rule.base_dir or "/"
-    if not _within(target, base):
+    if not within(target, base):
         return False
     rel = os.path.relpath(target, base).replace(os.sep, "/")
     candidates = [rel]
@@ -168,7 +163,7 @@ class _Loader:
         result = [file]
         for include in extract_include_paths(parsed.body, os.path.dirname(resolved), home=self.home):
             if not include_external and not (
-                _within(include, self.cwd) and _within(os.path.realpath(include), os.path.realpath(self.cwd))
+                within(include, self.cwd) and within(os.path.realpath(include), os.path.realpath(self.cwd))
             ):
                 self.skipped.append(
                     SkippedFile(
@@ -294,7 +289,7 @@ def _project_files(
     git_root = find_git_root(origin)
     canonical = find_canonical_git_root(origin)
     nested_worktree = (
-        git_root is not None and canonical is not None and git_root != canonical and _within(git_root, canonical)
+        git_root is not None and canonical is not None and git_root != canonical and within(git_root, canonical)
     )
     files: list[InstructionFile] = []
     for directory in _project_dirs(origin):
@@ -302,8 +297,8 @@ def _project_files(
             nested_worktree
             and canonical is not None
             and git_root is not None
-            and _within(directory, canonical)
-            and not _within(directory, git_root)
+            and within(directory, canonical)
+            and not within(directory, git_root)
         )
         if Source.PROJECT not in disabled_sources and not skip_project:
             why = f"project instructions in {directory}"

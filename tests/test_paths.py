@@ -157,12 +157,12 @@ def test_remote_memory_dir_moves_memory_but_not_projects() -> None:
     ],
 )
 def test_validate_memory_path_matches_reference_vectors(raw: str | None, expand: bool, expected: str | None) -> None:
-    assert validate_memory_path(raw, expand_tilde=expand, home="/home/u") == expected
+    assert validate_memory_path(raw, home="/home/u" if expand else None) == expected
 
 
 def test_validate_memory_path_returns_nfc() -> None:
     nfd = unicodedata.normalize("NFD", "/data/josé")
-    assert validate_memory_path(nfd, expand_tilde=False) == unicodedata.normalize("NFC", "/data/josé/")
+    assert validate_memory_path(nfd, home=None) == unicodedata.normalize("NFC", "/data/josé/")
 
 
 ALICE = {"HOME": "/home/alice"}

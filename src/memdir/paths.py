@@ -226,21 +226,22 @@ def project_root(cwd: str | None = None) -> str:
     return spell_real(cwd or os.getcwd())
 
 
-def validate_memory_path(raw: str | None, *, expand_tilde: bool, home: str | None = None) -> str | None:
+def validate_memory_path(raw: str | None, *, home: str | None) -> str | None:
     """A configured memory directory made absolute with one trailing ``/``, or None when unsafe.
 
     Refuses relative paths, the filesystem root and near-root paths, drive roots, UNC paths and
-    NUL bytes; with ``expand_tilde``, ``~/x`` is taken under ``home`` but ``~/`` alone (the whole
-    home directory) and anything normalising to it or above it is refused.
+    NUL bytes. With a ``home`` (settings values; the override variable expands no ``~``), ``~/x``
+    is taken under it, but ``~/`` alone (the whole home directory) and anything normalising to it
+    or above it is refused.
     """
     if not raw:
         return None
     candidate = raw
-    if expand_tilde and candidate.startswith(("~/", "~\\")):
+    if home is not None and candidate.startswith(("~/", "~\\")):
         rest = candidate[2:]
         if normalize_lexical(rest or ".") in (".", ".."):
             return None
-        candidate = join_lexical(home if home is not None else os.path.expanduser("~"), rest)
+        candidate = join_lexical(home, rest)
     normalized = normalize_lexical(candidate).rstrip("/\\")
     if (
         not normalized.startswith(SEP)
@@ -260,7 +261,7 @@ def auto_mem_path(project_root: str, *, settings: Settings, environment: Environ
     checked-in project file; an invalid first value falls back to the default rather than to a
     later source), then ``<memory base>/projects/<sanitized canonical root>/memory/``.
     """
-    override = validate_memory_path(environment.memory_path_override, expand_tilde=False)
+    override = validate_memory_path(environment.memory_path_override, home=None)
     if override is not None:
         return override
     configured = settings.first_trusted("autoMemoryDirectory")
@@ -271,7 +272,7 @@ def auto_mem_path(project_root: str, *, settings: Settings, environment: Environ
                 f"autoMemoryDirectory in {source} must be a string path, not {type(configured).__name__}",
                 rule="settings-type",
             )
-        valid = validate_memory_path(configured, expand_tilde=True, home=environment.home)
+        valid = validate_memory_path(configured, home=environment.home)
         if valid is not None:
             return valid
     root = spell_lexical(project_root)

@@ -86,6 +86,17 @@ def test_the_database_defaults_to_the_claude_config_home(tmp_path: Path, monkeyp
     assert (tmp_path / "memdir-team.db").exists()
 
 
+def test_without_a_config_dir_the_database_is_in_dot_claude_of_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("MEMDIR_TEAM_DB", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = CliRunner().invoke(cli, ["team", "token", "create", "--repo", REPO])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / ".claude" / "memdir-team.db").exists()
+
+
 @pytest.mark.parametrize(
     "command",
     [

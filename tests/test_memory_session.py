@@ -1,9 +1,11 @@
+import asyncio
 import json
 
 import pytest
 
 from memdir.config import resolve_config
 from memdir.errors import ModelNotConfigured
+from memdir.llm.scripted import ScriptedModel
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory, MemoryType
 
@@ -106,3 +108,12 @@ def test_without_a_model_the_session_says_how_to_configure_one_and_still_answers
         assert all(way in caught.value.message for way in ("--model", "MEMDIR_MODEL", "memdir.model"))
     assert session.session_notes("s1").model is None  # reading and compaction need no model
     assert not session.dream().ran  # not due: no model needed
+
+
+def test_the_session_dreams_with_its_model_in_sync_and_async_loops(tmp_path):
+    reports = []
+    for name, answer in (("sync", "nothing to merge"), ("async", "still nothing")):
+        (tmp_path / name).mkdir()
+        session = MemorySession(make_session(tmp_path / name).config, model=ScriptedModel([{"text": answer}]))
+        reports.append(session.dream(force=True) if name == "sync" else asyncio.run(session.adream(force=True)))
+    assert [report.summary for report in reports] == ["nothing to merge", "still nothing"]

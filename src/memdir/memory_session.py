@@ -345,6 +345,31 @@ class MemorySession:
             on_progress=on_progress,
         )
 
+    async def adream(
+        self,
+        *,
+        force: bool = False,
+        dry_run: bool = False,
+        current_session: str | None = None,
+        clock: Callable[[], float] = time.time,
+        max_turns: int | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> DreamReport:
+        """:meth:`dream` for async agent loops: the model is called with ``acomplete``."""
+        from memdir.journal.dream import arun_dream
+
+        model = self.model if not dry_run and self.model_spec is not None else None
+        return await arun_dream(
+            self.config,
+            model,
+            force=force,
+            dry_run=dry_run,
+            current_session=current_session,
+            clock=clock,
+            max_turns=max_turns,
+            on_progress=on_progress,
+        )
+
     def _invalidate(self) -> None:
         self._section_built = False
         self._context_built = False

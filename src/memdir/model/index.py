@@ -208,6 +208,8 @@ class IndexEntry:
 
 @dataclass(frozen=True)
 class _ParsedLine:
+    """An index line's entry and where its link target sits in the line, so an edit can replace just that."""
+
     entry: IndexEntry
     target_start: int
     target_end: int

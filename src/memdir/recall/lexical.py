@@ -32,6 +32,8 @@ _FLOATS: dict[float, float] = {}
 
 @dataclass(frozen=True)
 class _Doc:
+    """One memory's analysis, with the (mtime, size) it was made from."""
+
     key: tuple[float, int]
     terms: Mapping[str, float]  # field-weighted term frequency
     length: float  # field-weighted length

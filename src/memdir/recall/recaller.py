@@ -48,6 +48,8 @@ class RecallState:
 
 @dataclass(frozen=True)
 class RecallResult:
+    """The memories one recall surfaced, rendered, or why it looked nothing up."""
+
     memories: tuple[SurfacedMemory, ...] = ()
     reminders: tuple[str, ...] = ()
     selector: str | None = None

@@ -22,6 +22,8 @@ __all__ = ["RankingSelector", "Selection", "SelectionRequest", "Selector", "is_t
 
 @dataclass(frozen=True)
 class SelectionRequest:
+    """What a selector chooses from: the query, the candidates, the tools in use and how many to pick."""
+
     query: str
     candidates: Sequence[MemoryHeader]
     recent_tools: Sequence[str] = ()

@@ -97,6 +97,8 @@ def memory_header(path: str, mtime_ms: float, now_ms: float, *, dated: bool = Tr
 
 @dataclass(frozen=True)
 class FileSlice:
+    """The head of a file kept within the line and byte limits, and which limit cut it."""
+
     content: str
     line_count: int  # lines kept
     truncated: bool

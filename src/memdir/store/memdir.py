@@ -79,6 +79,8 @@ class SaveResult:
 
 @dataclass(frozen=True)
 class DeleteResult:
+    """What a delete did: whether the file went, and whether ``MEMORY.md`` changed with it."""
+
     file: str
     path: str
     deleted: bool

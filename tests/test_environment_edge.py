@@ -7,24 +7,14 @@ anyone reading it; a child that needs an edited copy gets it built at the edge.
 """
 
 import ast
-import pathlib
 
-import memdir
-
-SRC = pathlib.Path(memdir.__file__).parent
+from source_modules import parsed_modules
 
 # The one module that reads the process environment.
 EDGE = "config.py"
 
 ENV_READS = frozenset({"environ", "environb", "getenv", "getenvb"})
 ENV_PARAMETERS = frozenset({"env", "environ"})
-
-
-def _modules() -> list[tuple[str, ast.Module]]:
-    return [
-        (path.relative_to(SRC).as_posix(), ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
-        for path in sorted(SRC.rglob("*.py"))
-    ]
 
 
 def _env_reads(tree: ast.Module) -> list[str]:
@@ -62,7 +52,7 @@ def _mapping_parameters(tree: ast.Module) -> list[str]:
 
 
 def test_only_the_configuration_reads_the_process_environment():
-    offenders = {name: reads for name, tree in _modules() if name != EDGE and (reads := _env_reads(tree))}
+    offenders = {name: reads for name, tree in parsed_modules() if name != EDGE and (reads := _env_reads(tree))}
     assert not offenders, (
         f"these modules read the process environment, which only {EDGE} (read_environment) may do; "
         f"take the Environment value (config.environment) or the value you need instead: {offenders}"
@@ -70,7 +60,9 @@ def test_only_the_configuration_reads_the_process_environment():
 
 
 def test_no_function_below_the_edge_takes_a_mapping_of_environment_variables():
-    offenders = {name: found for name, tree in _modules() if name != EDGE and (found := _mapping_parameters(tree))}
+    offenders = {
+        name: found for name, tree in parsed_modules() if name != EDGE and (found := _mapping_parameters(tree))
+    }
     assert not offenders, (
         "these functions take an env mapping; take the memdir.environment.Environment value "
         f"(config.environment) or just the values they need (config_home: str, ...): {offenders}"

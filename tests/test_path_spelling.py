@@ -10,12 +10,11 @@ import pathlib
 import re
 import unicodedata
 
-import memdir
 from memdir.config import read_environment
 from memdir.containment import normalize_root, spell_lexical, spell_real
 from memdir.paths import config_home, is_auto_mem_path, project_root
+from source_modules import parsed_modules
 
-SRC = pathlib.Path(memdir.__file__).parent
 HOME = "containment.py"
 
 # Text, not paths: these normalise memory names (slugs, name comparison) or analyse prose.
@@ -23,12 +22,6 @@ TEXT_LEVEL = ("model/", "store/names.py", "store/memdir.py", "recall/minilm.py")
 
 PATH_SPELLER = re.compile(r"^_?(nfc\w*|\w*_nfc|spell_\w+|\w+_lexical|normali[sz]e_(path|root|dir)\w*)$")
 CONTAINMENT_CHECKS = re.compile(r"^_?(contain|within|is_within|inside)$")
-
-
-def _modules():
-    for path in sorted(SRC.rglob("*.py")):
-        name = path.relative_to(SRC).as_posix()
-        yield name, ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
 def _unicode_normalisations(tree):
@@ -67,7 +60,7 @@ def _contain_imports(tree):
 def test_only_containment_normalises_the_unicode_of_paths():
     offenders = {
         name: calls
-        for name, tree in _modules()
+        for name, tree in parsed_modules()
         if name != HOME and not name.startswith(TEXT_LEVEL) and (calls := _unicode_normalisations(tree))
     }
     assert not offenders, (
@@ -77,7 +70,7 @@ def test_only_containment_normalises_the_unicode_of_paths():
 
 
 def test_no_module_but_containment_defines_a_path_normaliser_or_a_containment_check():
-    offenders = {name: found for name, tree in _modules() if name != HOME and (found := _path_spellers(tree))}
+    offenders = {name: found for name, tree in parsed_modules() if name != HOME and (found := _path_spellers(tree))}
     assert not offenders, (
         "these modules define their own path spelling or containment helper; use the one in "
         f"memdir.containment (spell_lexical, spell_real, normalize_root, contain, within): {offenders}"
@@ -85,7 +78,7 @@ def test_no_module_but_containment_defines_a_path_normaliser_or_a_containment_ch
 
 
 def test_contain_is_imported_from_containment_only():
-    source_trees = list(_modules())
+    source_trees = list(parsed_modules())
     tests = pathlib.Path(__file__).parent
     test_trees = [(p.name, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(tests.rglob("*.py"))]
     offenders = {name: found for name, tree in [*source_trees, *test_trees] if (found := _contain_imports(tree))}

@@ -72,3 +72,30 @@ def test_a_list_changed_in_place_is_reindexed_and_an_equal_one_is_not():
     # Equal header values, new objects: the same documents, nothing to redo.
     index.sync([header("a", "alpha topic"), header("b", "delta topic", mtime=2.0)])
     assert set(index.score("alpha delta")) == {"/m/a.md", "/m/b.md"}
+
+
+def test_a_first_query_scores_the_same_with_postings_built_on_demand_as_with_all_of_them():
+    headers = [
+        header(f"m{i}", f"{topic} notes {i}", body=f"the {topic} runbook and the {other} checklist")
+        for i, (topic, other) in enumerate(
+            [("deploy", "release"), ("database", "backup"), ("release", "deploy"), ("billing", "audit")] * 30
+        )
+    ]
+    queries = ["deploy the release", "database backup runbook", "billing audit checklist notes", "nothing here"]
+    built = LexicalIndex()
+    built.sync(headers)
+    built.score("warm up")
+    built.score("every posting is built from the second query on")
+    for query in queries:
+        fresh = LexicalIndex()  # what a new process has: one sync, then its first query
+        fresh.sync(headers)
+        assert fresh.score(query) == built.score(query)
+        assert [fresh.idf(term) for term in tokenize(query)] == [built.idf(term) for term in tokenize(query)]
+    changed = [header("m0", "deploy notes moved", body="kept elsewhere", mtime=2.0), *headers[2:]]
+    fresh = LexicalIndex()
+    fresh.sync(headers)
+    fresh.score(queries[0])
+    fresh.sync(changed)  # a change after a first query builds the rest before applying it
+    built.sync(changed)
+    for query in queries:
+        assert fresh.score(query) == built.score(query)

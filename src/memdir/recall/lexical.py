@@ -133,6 +133,11 @@ class LexicalIndex:
         self._docs: dict[str, _Doc] = {}
         self._analysed: dict[str, _Doc] = {}  # survives removal, so a memory that leaves and returns is not re-analysed
         self._postings: dict[str, dict[str, float]] = {}
+        # After a first sync the postings are built per term, on demand, until a second query or a
+        # change: a hook process asks one query, and building the postings of every term of every
+        # memory cost it more than the query itself.
+        self._lazy = False
+        self._scored = False
         self._total_length = 0.0
         self._held: list[MemoryHeader] = []
         self.headers: dict[str, MemoryHeader] = {}  # path -> the header now indexed
@@ -153,6 +158,10 @@ class LexicalIndex:
             current = list(headers)
             if self.cache is not None:
                 self._load_analyses(current)
+            if not self._docs:
+                self._postings, self._lazy, self._scored = {}, True, False
+            else:
+                self._complete_postings()
             live = {header.path for header in current}
             for path in [p for p in self._docs if p not in live]:
                 self._remove(path)
@@ -205,12 +214,32 @@ class LexicalIndex:
         self._norm_cache = None
         self._docs[path] = doc
         self._total_length += doc.length
+        if not self._lazy:
+            self._post(path, doc)
+
+    def _post(self, path: str, doc: _Doc) -> None:
         postings = self._postings
         for term, tf in doc.terms.items():
             posting = postings.get(term)
             if posting is None:
                 posting = postings[term] = {}
             posting[path] = tf
+
+    def _complete_postings(self) -> None:
+        """Build every term's posting, in the order the documents were added (as :meth:`_add` does)."""
+        if self._lazy:
+            self._lazy = False
+            self._postings = {}
+            for path, doc in self._docs.items():
+                self._post(path, doc)
+
+    def _posting(self, term: str) -> Mapping[str, float]:
+        """The documents holding ``term`` and its weighted frequency in each (empty: none)."""
+        posting = self._postings.get(term)
+        if posting is None and self._lazy:
+            posting = {path: tf for path, doc in self._docs.items() if (tf := doc.terms.get(term)) is not None}
+            self._postings[term] = posting
+        return posting or {}
 
     def _remove(self, path: str) -> None:
         self._norm_cache = None
@@ -224,8 +253,9 @@ class LexicalIndex:
                     del self._postings[term]
 
     def idf(self, term: str) -> float:
-        count = len(self._docs)
-        df = len(self._postings.get(term, ()))
+        with self._lock:
+            count = len(self._docs)
+            df = len(self._posting(term))
         return math.log(1.0 + (count - df + 0.5) / (df + 0.5)) if df else 0.0
 
     def terms_of(self, path: str) -> Mapping[str, float]:
@@ -255,10 +285,13 @@ class LexicalIndex:
             count = len(self._docs)
             if not count or not terms:
                 return {}
+            if self._scored:
+                self._complete_postings()  # a second query: this process keeps asking, so build them all
+            self._scored = True
             norms = self._norms()
             k1p1 = self.k1 + 1.0
-            postings = self._postings
-            ordered = sorted((term for term in terms if term in postings), key=lambda term: len(postings[term]))
+            postings = {term: posting for term in terms if (posting := self._posting(term))}
+            ordered = sorted(postings, key=lambda term: len(postings[term]))
             scores: dict[str, float] = {}
             for term in ordered:
                 posting = postings[term]

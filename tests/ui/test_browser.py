@@ -88,7 +88,7 @@ def test_a_person_browses_searches_edits_and_checks_memory_in_chromium(
     shot(page, "recall")
 
     page.get_by_role("link", name="Doctor").click()
-    assert page.get_by_text("index-missing").first.is_visible()
+    page.get_by_text("index-missing").first.wait_for()  # waits for the new page, unlike is_visible()
     shot(page, "doctor")
     page.get_by_role("button", name="Fix the indexes").click()
     page.get_by_text("Repaired MEMORY.md").wait_for()
@@ -96,7 +96,7 @@ def test_a_person_browses_searches_edits_and_checks_memory_in_chromium(
     shot(page, "doctor-fixed")
 
     page.get_by_role("link", name="Team").click()
-    assert page.get_by_role("link", name="Deploy").is_visible()
+    page.get_by_role("link", name="Deploy").wait_for()
     alert = page.get_by_role("alert").inner_text()
     assert "reference_ci.md" in alert and "ghp_" not in page.content()
     shot(page, "team")
@@ -123,6 +123,8 @@ def test_the_view_fits_a_phone_screen(browser_context_factory: Callable[..., Any
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "phone-list")
     page.get_by_role("link", name="Real DB in tests").click()
+    page.wait_for_url("**/m/feedback_real_db_in_tests.md")  # evaluating during the navigation would fail
+    page.wait_for_load_state()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "phone-memory")
 

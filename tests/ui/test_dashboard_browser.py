@@ -56,12 +56,14 @@ def test_a_person_signs_in_and_sees_files_a_refused_secret_and_the_tokens(
         page.screenshot(path=str(ARTIFACTS / "dashboard-repo.png"), full_page=True)
 
         page.get_by_role("link", name="notes/oncall.md").click()
+        page.wait_for_url(lambda url: "/dashboard/file" in url)
         assert "Page the SRE." in page.locator("pre").inner_text()
 
         page.get_by_role("link", name="Tokens").click()
+        page.wait_for_url("**/dashboard/tokens")
         tokens = page.locator("table").inner_text()
         assert token_id(member) in tokens and token_id(admin) in tokens and member not in page.content()
         page.screenshot(path=str(ARTIFACTS / "dashboard-tokens.png"), full_page=True)
 
         page.get_by_role("button", name="Sign out").click()
-        assert page.get_by_label("Team token").is_visible()
+        page.get_by_label("Team token").wait_for()

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from memdir.model.patterns import LazyPattern
+
 __all__ = [
     "ANALYSIS_FORMAT",
     "STOP_WORDS",
@@ -157,31 +159,21 @@ _CAMEL = re.compile(r"([a-z])([A-Z])")
 # The expressions for text beyond ASCII, compiled on first use: their character classes span
 # most of Unicode, compiling them took a quarter of a hook process's imports, and English text
 # (every ASCII string) never needs them.
-_SOURCES = {
-    "word": rf"(?:[^\W_]|[{_MARKS}])+",
-    "runs": rf"([{_CJ}]+)|([{_HANGUL}]+)|([{_SEA}][{_SEA}{_MARKS}]*)",
-    "pair": rf"[{_CJ}{_HANGUL}{_SEA}][{_CJ}{_HANGUL}{_SEA}{_MARKS}]*",
-    "unspaced": rf"[{_CJ}{_SEA}]",
-}
-_COMPILED: dict[str, re.Pattern[str]] = {}
-
-
-def _pattern(name: str) -> re.Pattern[str]:
-    found = _COMPILED.get(name)
-    if found is None:
-        found = _COMPILED[name] = re.compile(_SOURCES[name])
-    return found
+_WORD = LazyPattern(rf"(?:[^\W_]|[{_MARKS}])+")
+_RUNS = LazyPattern(rf"([{_CJ}]+)|([{_HANGUL}]+)|([{_SEA}][{_SEA}{_MARKS}]*)")
+_PAIR_TERM = LazyPattern(rf"[{_CJ}{_HANGUL}{_SEA}][{_CJ}{_HANGUL}{_SEA}{_MARKS}]*")
+_UNSPACED_LETTER = LazyPattern(rf"[{_CJ}{_SEA}]")
 
 
 def is_pair(term: str) -> bool:
     """Whether a term is a pair (or lone character) of a script analysed by pairs, not a word: most
     pairs that straddle two words of a query occur in no memory, which says nothing about the topic."""
-    return not term.isascii() and _pattern("pair").fullmatch(term) is not None
+    return not term.isascii() and _PAIR_TERM.fullmatch(term) is not None
 
 
 def unspaced_letters(text: str) -> int:
     """How many letters of scripts written without spaces (Chinese, Japanese, Thai…) ``text`` has."""
-    return 0 if text.isascii() else len(_pattern("unspaced").findall(text))
+    return 0 if text.isascii() else len(_UNSPACED_LETTER.findall(text))
 
 
 def has_unspaced_words(text: str) -> bool:
@@ -189,7 +181,7 @@ def has_unspaced_words(text: str) -> bool:
     in Chinese or Japanese has no whitespace, yet is many words."""
     if text.isascii():
         return False
-    letter = _pattern("unspaced")
+    letter = _UNSPACED_LETTER
     found = letter.search(text)
     return found is not None and letter.search(text, found.end()) is not None
 
@@ -228,7 +220,7 @@ def _mixed(word: str, out: list[str]) -> None:
     """One run of letters holding some non-ASCII: English words, pairs of unspaced scripts, and
     words of every other script (lowercased, never stemmed)."""
     start = 0
-    for match in _pattern("runs").finditer(word):
+    for match in _RUNS.finditer(word):
         if match.start() > start:
             _plain(word[start : match.start()], out)
         cj, hangul, sea = match.groups()
@@ -271,7 +263,7 @@ def tokenize(text: str) -> list[str]:
     # NFKC: full-width Latin ("ＣＩ") and half-width kana become the forms people usually type.
     spaced = _CAMEL.sub(r"\1 \2", unicodedata.normalize("NFKC", text))
     out: list[str] = []
-    for word in _pattern("word").findall(spaced):
+    for word in _WORD.findall(spaced):
         if word.isascii():
             _latin(word, out)
         else:
@@ -294,4 +286,4 @@ def spaced_pairs(text: str) -> str:
         joined = [a + b for a, b in zip(units, units[1:], strict=False)]  # noqa: RUF007
         return " " + " ".join(joined) + " "
 
-    return _pattern("runs").sub(pairs, unicodedata.normalize("NFKC", text))
+    return _RUNS.sub(pairs, unicodedata.normalize("NFKC", text))

@@ -14,13 +14,13 @@ never contains ``---``, since the reading regex would stop there.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from memdir.errors import MemoryFormatError
 from memdir.model.core_schema import plain_is_string
+from memdir.model.patterns import LazyPattern
 from memdir.model.text import utf16_len
 
 __all__ = [
@@ -113,12 +113,13 @@ def decode_memory_bytes(data: bytes, *, path: str) -> str:
         ) from exc
 
 
+# Compiled on first use (a hook whose headers come from the scan cache parses no frontmatter).
 # JS \s: WhiteSpace and LineTerminator code points (Python's \s is a slightly different set).
 _WS = "[\\t\\n\\v\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]"
-_FRONTMATTER_RE = re.compile(f"---{_WS}*\\n([\\s\\S]*?)---{_WS}*\\n?")
+_FRONTMATTER_RE = LazyPattern(f"---{_WS}*\\n([\\s\\S]*?)---{_WS}*\\n?")
 # JS `.` stops at every line terminator, not only at "\n".
-_SIMPLE_LINE_RE = re.compile(f"([a-zA-Z_-]+):{_WS}+([^\\n\\r\\u2028\\u2029]+)\\Z")
-_YAML_SPECIAL_RE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_SIMPLE_LINE_RE = LazyPattern(f"([a-zA-Z_-]+):{_WS}+([^\\n\\r\\u2028\\u2029]+)\\Z")
+_YAML_SPECIAL_RE = LazyPattern(r"[{}\[\]*&#!|>%@`]|: ")
 
 _PLAIN_FIRST_FORBIDDEN = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _PLAIN_FORBIDDEN = frozenset('{}[]*&#!|>%@`"')
@@ -173,7 +174,7 @@ _SCALAR = (
     "[^-?:,\\[\\]{}#&*!|>'\"%@`\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]"
     "(?:[^#:\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]|:(?=[^\\s])| +(?=[^ ]))*"
 )
-_PLAIN_LINE_RE = re.compile(f"( *)([A-Za-z_][A-Za-z0-9_-]{{0,99}}):(?: +({_SCALAR}))?")
+_PLAIN_LINE_RE = LazyPattern(f"( *)([A-Za-z_][A-Za-z0-9_-]{{0,99}}):(?: +({_SCALAR}))?")
 
 
 def _plain_mapping(block: str) -> dict[str, object] | None:
@@ -344,8 +345,8 @@ def render_frontmatter(fields: Mapping[str, object], blocks: Mapping[str, Sequen
     return "\n".join(lines) + "\n"
 
 
-_TOP_METADATA_RE = re.compile(r"""(["']?)metadata\1[ \t]*:[ \t]*(#.*)?\Z""")
-_CHILD_KEY_RE = re.compile(r"""([ \t]+)(["']?)([^\s"'#:][^"':]*?)\2[ \t]*:(?:[ \t]|\Z)""")
+_TOP_METADATA_RE = LazyPattern(r"""(["']?)metadata\1[ \t]*:[ \t]*(#.*)?\Z""")
+_CHILD_KEY_RE = LazyPattern(r"""([ \t]+)(["']?)([^\s"'#:][^"':]*?)\2[ \t]*:(?:[ \t]|\Z)""")
 
 
 @dataclass(frozen=True)

@@ -224,6 +224,8 @@ def parse_frontmatter(text: str) -> tuple[dict[str, object], str]:
 
     Never raises: YAML that stays malformed after the quote-and-retry pass, or a document that
     is not a mapping, gives ``{}``. Text is taken as is; callers normalise newlines first.
+    Scanned headers are stored from its result (``store.scan.HEADER_FORMAT``, the derived
+    index's ``SCHEMA_VERSION``): a change to it bumps both.
     """
     match = _FRONTMATTER_RE.match(text)
     if match is None:

@@ -120,7 +120,10 @@ def iter_memory_paths(root: str) -> Iterator[tuple[str, os.stat_result]]:
 
 
 def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> MemoryHeader:
-    """Parse the frontmatter in the first 30 lines of ``path`` (BOM stripped, CRLF folded)."""
+    """Parse the frontmatter in the first 30 lines of ``path`` (BOM stripped, CRLF folded).
+
+    A change to what this returns for the same bytes must bump :data:`HEADER_FORMAT` (and the
+    derived index's ``SCHEMA_VERSION``), or stored headers would keep the old reading."""
     lines: list[str] = []
     budget = _HEADER_BYTES
     with open_regular(path) as handle:

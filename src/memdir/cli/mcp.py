@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import click
 
+from memdir.cli.extras import require_extra
 from memdir.cli.main import CliState, cli, pass_state
 
 __all__ = ["mcp"]
@@ -30,8 +29,7 @@ def mcp(state: CliState, use_http: bool, host: str, port: int) -> None:
     The memory directory is the project's (see `memdir path`), or the one given with the global
     --project / --memory-dir options. Over HTTP the endpoint is http://HOST:PORT/mcp.
     """
-    if importlib.util.find_spec("mcp") is None:
-        raise click.ClickException("memdir mcp needs the mcp package: pip install 'memdir[mcp]'")
+    require_extra("memdir mcp", "mcp", "mcp")
     from memdir.integrations.mcp import create_server
 
     server = create_server(state.config, memory_dir=state.memory_dir)

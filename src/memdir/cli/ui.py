@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from memdir.cli.extras import require_extra
 from memdir.cli.main import CliState, cli, pass_state
 from memdir.errors import SyncError
 
@@ -58,9 +59,7 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
 
     The first line printed is the address, with the access token that keeps other local users out.
     """
-    for module in ("starlette", "uvicorn", "jinja2"):
-        if importlib.util.find_spec(module) is None:
-            raise click.ClickException(f"memdir ui needs {module}: pip install 'memdir[ui]'")
+    require_extra("memdir ui", "ui", "starlette", "uvicorn", "jinja2")
     import uvicorn
 
     from memdir.ui.app import create_ui_app

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from memdir.recall.selector import Selection, SelectionRequest, Selector
     from memdir.recall.selectors import LexicalSelector
     from memdir.recall.surfacing import SurfacedMemory
-    from memdir.store.memdir import DeleteResult, MemoryDir, MemoryRecord, SaveResult
+    from memdir.store.memdir import MemoryDir
+    from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
     from memdir.store.scan import MemoryHeader
 
 # public name -> the module that defines it
@@ -60,10 +61,10 @@ _HOMES = {
     "Selector": "memdir.recall.selector",
     "SurfacedMemory": "memdir.recall.surfacing",
     "MemorySession": "memdir.memory_session",
-    "DeleteResult": "memdir.store.memdir",
+    "DeleteResult": "memdir.store.records",
     "MemoryDir": "memdir.store.memdir",
-    "MemoryRecord": "memdir.store.memdir",
-    "SaveResult": "memdir.store.memdir",
+    "MemoryRecord": "memdir.store.records",
+    "SaveResult": "memdir.store.records",
     "MemoryHeader": "memdir.store.scan",
 }
 

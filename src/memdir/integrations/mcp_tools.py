@@ -23,7 +23,8 @@ from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import Selector
-from memdir.store.memdir import MemoryDir, SaveResult
+from memdir.store.memdir import MemoryDir
+from memdir.store.records import SaveResult
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["MemoryToolbox", "Outcome", "parse_type"]

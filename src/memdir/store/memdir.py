@@ -13,7 +13,6 @@ import functools
 import os
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memdir.containment import contain, normalize_root
@@ -42,12 +41,13 @@ from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_me
 if TYPE_CHECKING:
     from pathlib import Path
 
+    # Imported where they are built: every hook imports this module and uses none of them, and
+    # building a dataclass costs Python 3.11 a few tenths of a millisecond each.
+    from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
+
 __all__ = [
     "TEAM_DIRNAME",
-    "DeleteResult",
     "MemoryDir",
-    "MemoryRecord",
-    "SaveResult",
     "WriteGuard",
     "default_filename",
     "slugify",
@@ -58,45 +58,6 @@ TEAM_DIRNAME = "team"
 # A guard sees (relative file, new content) before any write and raises to refuse it. The team
 # secret scanner plugs in here; the store itself knows nothing about secrets.
 WriteGuard = Callable[[str, str], None]
-
-
-@dataclass(frozen=True)
-class SaveResult:
-    """What a save did: the file written and whether the index changed.
-
-    ``index_refused`` says why the memory got no index line although one was asked for (the index
-    is full for the Claude Code release in use): the memory itself is always kept, because it is
-    the user's data and recall finds it without a line.
-    """
-
-    file: str
-    path: str
-    created: bool
-    index_file: str
-    index_changed: bool
-    index_refused: str | None = None
-
-
-@dataclass(frozen=True)
-class DeleteResult:
-    """What a delete did: whether the file went, and whether ``MEMORY.md`` changed with it."""
-
-    file: str
-    path: str
-    deleted: bool
-    index_file: str
-    index_changed: bool
-
-
-@dataclass(frozen=True)
-class MemoryRecord:
-    """A memory read in full."""
-
-    file: str
-    path: str
-    text: str
-    memory: Memory
-    mtime_ms: float
 
 
 class MemoryDir:
@@ -196,6 +157,8 @@ class MemoryDir:
         path, rel = self._memory_file(file)
         text = self.read_text(rel)
         mtime_ms = os.stat(path).st_mtime_ns / 1e6
+        from memdir.store.records import MemoryRecord
+
         return MemoryRecord(file=rel, path=path, text=text, memory=Memory.parse(text), mtime_ms=mtime_ms)
 
     def index_text(self, index_path: str | None = None) -> str:
@@ -352,6 +315,8 @@ class MemoryDir:
             changed = False
             if index and refused is None:
                 changed = self._rewrite_index(index_path, lambda text: upsert_entry(text, entry))
+        from memdir.store.records import SaveResult
+
         return SaveResult(
             file=rel,
             path=path,
@@ -403,6 +368,8 @@ class MemoryDir:
             changed = self._rewrite_index(index_path, lambda text: remove_entry(text, target))
         if not deleted and not changed:
             raise MemoryNotFound(f"no memory file {rel!r} and no index line for it in {self.root}", path=path)
+        from memdir.store.records import DeleteResult
+
         return DeleteResult(
             file=rel, path=path, deleted=deleted, index_file=self.relative(index_path), index_changed=changed
         )
@@ -429,6 +396,8 @@ class MemoryDir:
                 self._rewrite_index(old_index, lambda t: remove_entry(t, old_target))
                 entry = IndexEntry(title=record.name or new_target, file=new_target, hook=record.description or "")
                 changed = self._rewrite_index(new_index, lambda t: upsert_entry(t, entry))
+        from memdir.store.records import SaveResult
+
         return SaveResult(
             file=new_rel,
             path=new_path,

@@ -22,7 +22,6 @@ from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.environment import VARIABLES, Environment
 from memdir.errors import ConfigError
-from memdir.model.index import index_overflow
 from memdir.paths import (
     auto_mem_path,
     auto_memory_disabled_reason,
@@ -294,6 +293,14 @@ def open_index(config: MemoryConfig) -> MemoryIndex:
     return MemoryIndex(config.memory_dir, index_path(config.memory_dir, config.config_home))
 
 
+def _index_overflow(text: str, *, skip_comments: bool) -> str | None:
+    """:func:`memdir.model.index.index_overflow`, imported when a write checks an index: a hook
+    opens the directory and never writes one."""
+    from memdir.model.index import index_overflow
+
+    return index_overflow(text, skip_comments=skip_comments)
+
+
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
@@ -309,7 +316,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     index_check = None
     # A lifted scan cap is a store too large for any index in context: recall finds its memories.
     if rules.index_overflow is IndexOverflow.REFUSE and config.scan_cap is not None:
-        index_check = partial(index_overflow, skip_comments=rules.index_limits_skip_comments)
+        index_check = partial(_index_overflow, skip_comments=rules.index_limits_skip_comments)
     if uses_derived_index(config):
         from memdir.store.index_db import IndexedMemoryDir
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memdir.errors import MemoryFormatError
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.text import js_trim, utf16_len, utf16_prefix
 
 __all__ = [
@@ -32,7 +33,6 @@ __all__ = [
     "upsert_entry",
 ]
 
-ENTRYPOINT_NAME = "MEMORY.md"
 MAX_ENTRYPOINT_LINES = 200
 MAX_ENTRYPOINT_BYTES = 25_000
 MAX_ENTRY_CHARS = 150

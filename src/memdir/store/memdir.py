@@ -17,15 +17,7 @@ from typing import TYPE_CHECKING
 
 from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
-from memdir.model.index import (
-    ENTRYPOINT_NAME,
-    IndexEntry,
-    parse_entries,
-    remove_entry,
-    rename_entry,
-    upsert_entries,
-    upsert_entry,
-)
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import FrontmatterLayout, Memory, decode_memory_bytes
 from memdir.store.files import (
     atomic_write,
@@ -41,8 +33,9 @@ from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_me
 if TYPE_CHECKING:
     from pathlib import Path
 
-    # Imported where they are built: every hook imports this module and uses none of them, and
-    # building a dataclass costs Python 3.11 a few tenths of a millisecond each.
+    # Imported where they are used, as memdir.model.index is by the methods that edit an index:
+    # every hook imports this module and uses none of them, and building a dataclass costs Python
+    # 3.11 a few tenths of a millisecond each.
     from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
 
 __all__ = [
@@ -276,6 +269,8 @@ class MemoryDir:
         Refuses to overwrite an existing file unless ``force``; refuses a memory without a name
         or description, because recall cannot find what it cannot describe.
         """
+        from memdir.model.index import IndexEntry, upsert_entry
+
         if not (memory.name or "").strip():
             raise MemoryFormatError("a memory needs a name (a short title)", rule="missing-name")
         if not (memory.description or "").strip():
@@ -355,6 +350,8 @@ class MemoryDir:
 
     def delete(self, file: str) -> DeleteResult:
         """Remove a topic file and every index line that points to it."""
+        from memdir.model.index import remove_entry
+
         self._check_index_writable()
         path, rel = self._memory_file(file)
         index_path, target = self.index_for(rel)
@@ -376,6 +373,8 @@ class MemoryDir:
 
     def rename(self, old: str, new: str) -> SaveResult:
         """Move a topic file and repoint its index line."""
+        from memdir.model.index import IndexEntry, remove_entry, rename_entry, upsert_entry
+
         self._check_index_writable()
         old_path, old_rel = self._memory_file(old)
         new_path, new_rel = self._memory_file(new)
@@ -413,6 +412,8 @@ class MemoryDir:
         file tools): the memory would otherwise exist without ``MEMORY.md`` knowing. Lines that
         exist are kept as written. Returns the files that got a line.
         """
+        from memdir.model.index import IndexEntry, parse_entries, upsert_entries
+
         added: builtins.list[str] = []
         if self.index_read_only is not None:
             return ()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
-from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import (
     FrontmatterLayout,
     MemoryType,

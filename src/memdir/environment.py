@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Environment"]
 
 
-@dataclass(frozen=True)
-class Environment:
+class Environment(NamedTuple):
     """Every environment variable memdir honours; the metadata names the variable."""
 
     home: str  # $HOME, else the account's home directory (Node's os.homedir())

@@ -22,8 +22,8 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from memdir.errors import ConfigError
 from memdir.model.memory import FrontmatterLayout
@@ -42,20 +42,20 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, order=True)
-class Version:
+_VERSION_PATTERN = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+class Version(NamedTuple):
     """A Claude Code version, ``major.minor.patch``; compared numerically (2.1.88 < 2.1.330)."""
 
     major: int
     minor: int
     patch: int
 
-    _PATTERN = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-
     @classmethod
     def parse(cls, text: str) -> Version | None:
         """The first ``N.N.N`` in ``text`` ("2.1.330 (Claude Code)" included), or None."""
-        match = cls._PATTERN.search(text)
+        match = _VERSION_PATTERN.search(text)
         if match is None:
             return None
         return cls(int(match.group(1)), int(match.group(2)), int(match.group(3)))
@@ -71,8 +71,7 @@ class IndexOverflow(StrEnum):
     REFUSE = "refuse"  # the write fails with an error naming the limit
 
 
-@dataclass(frozen=True)
-class ReleaseRules:
+class ReleaseRules(NamedTuple):
     """The memory behaviour of one range of Claude Code releases."""
 
     frontmatter: FrontmatterLayout = FrontmatterLayout.FLAT  # where a memory file keeps its type
@@ -116,12 +115,11 @@ def rules_for(version: Version) -> ReleaseRules:
     for since, changes in RELEASE_TABLE:
         if since > version:
             break
-        rules = replace(rules, **changes)  # type: ignore[arg-type]
+        rules = rules._replace(**changes)  # type: ignore[arg-type]
     return rules
 
 
-@dataclass(frozen=True)
-class Release:
+class Release(NamedTuple):
     """The Claude Code release memdir follows, and how it was found (shown by ``memdir session``)."""
 
     version: Version
@@ -129,8 +127,7 @@ class Release:
     rules: ReleaseRules
 
 
-@dataclass(frozen=True)
-class ReleaseHint:
+class ReleaseHint(NamedTuple):
     """Where the release may be read from; built by the composition root from env and settings."""
 
     setting: object = None  # memdir.claudeCodeVersion: "2.1.88", "newest" or null

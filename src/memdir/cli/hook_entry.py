@@ -13,15 +13,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["HookCall", "hook_call", "run_hook_command"]
 
 _GLOBAL_OPTIONS = ("--project", "--memory-dir")
 
 
-@dataclass(frozen=True)
-class HookCall:
+class HookCall(NamedTuple):
     """One ``memdir [--project P] [--memory-dir D] hook <event>`` command line, parsed."""
 
     event: str

@@ -39,7 +39,7 @@ def _release(state: CliState, transcript: str | None) -> Release:
     """The Claude Code release writing this session: the transcript's own ``version`` comes first."""
     config = state.config
     if transcript is not None and config.release_hint.transcript is None:
-        config = replace(config, release_hint=replace(config.release_hint, transcript=transcript))
+        config = replace(config, release_hint=config.release_hint._replace(transcript=transcript))
     return config.claude_code
 
 

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memdir.config import MemoryConfig, read_environment, resolve_config
 from memdir.errors import ConfigError
@@ -63,8 +62,7 @@ def _text(data: Mapping[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-@dataclass(frozen=True)
-class HookInput:
+class HookInput(NamedTuple):
     """The fields of Claude Code's hook JSON that memdir uses, checked once."""
 
     event: str
@@ -94,8 +92,7 @@ class HookInput:
         )
 
 
-@dataclass(frozen=True)
-class HookResult:
+class HookResult(NamedTuple):
     """What the hook prints (``output``, or nothing) and what it did, for logs and tests."""
 
     output: dict[str, Any] | None = None

@@ -11,9 +11,8 @@ import json
 import math
 from _thread import allocate_lock  # threading's Lock itself, without importing threading (1 ms a hook)
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from sys import intern
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from memdir.model.analysis import ANALYSIS_FORMAT, STOP_WORDS, stem, tokenize
 from memdir.store.scan import MemoryHeader, same_headers
@@ -30,8 +29,7 @@ _B = 0.75
 _FLOATS: dict[float, float] = {}
 
 
-@dataclass(frozen=True)
-class _Doc:
+class _Doc(NamedTuple):
     """One memory's analysis, with the (mtime, size) it was made from."""
 
     key: tuple[float, int]

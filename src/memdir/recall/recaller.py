@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
@@ -46,8 +47,7 @@ class RecallState:
         self.read_files.clear()
 
 
-@dataclass(frozen=True)
-class RecallResult:
+class RecallResult(NamedTuple):
     """The memories one recall surfaced, rendered, or why it looked nothing up."""
 
     memories: tuple[SurfacedMemory, ...] = ()

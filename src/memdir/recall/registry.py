@@ -24,8 +24,7 @@ The kinds:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memdir.errors import ConfigError, ModelError
 from memdir.recall.lexical import AnalysisCache
@@ -50,8 +49,7 @@ OFFLINE_SELECTORS = ("offline", "lexical", "embedding", "hybrid")
 DEFAULT_PREFILTER = 40
 
 
-@dataclass(frozen=True)
-class SelectorInputs:
+class SelectorInputs(NamedTuple):
     """The values a selector may be built from; the composition root resolves them once.
 
     ``model_spec`` is the spec chosen by ``--model``, ``MEMDIR_MODEL`` or ``memdir.model``;

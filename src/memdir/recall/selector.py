@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from memdir.model.memory import MemoryType
 from memdir.recall.surfacing import MAX_SURFACED_FILES
@@ -20,8 +19,7 @@ from memdir.store.scan import MemoryHeader
 __all__ = ["RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
 
 
-@dataclass(frozen=True)
-class SelectionRequest:
+class SelectionRequest(NamedTuple):
     """What a selector chooses from: the query, the candidates, the tools in use and how many to pick."""
 
     query: str
@@ -30,13 +28,12 @@ class SelectionRequest:
     limit: int = MAX_SURFACED_FILES
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """The answer: file names best first, and which selector produced them."""
 
     files: tuple[str, ...]
     selector: str
-    notes: tuple[str, ...] = field(default=())  # e.g. why a fallback happened
+    notes: tuple[str, ...] = ()  # e.g. why a fallback happened
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memdir.errors import MemoryFormatError
 from memdir.store.files import open_regular
@@ -95,8 +95,7 @@ def memory_header(path: str, mtime_ms: float, now_ms: float, *, dated: bool = Tr
     return f"Memory (saved {memory_age(mtime_ms, now_ms)}): {path}:"
 
 
-@dataclass(frozen=True)
-class FileSlice:
+class FileSlice(NamedTuple):
     """The head of a file kept within the line and byte limits, and which limit cut it."""
 
     content: str
@@ -143,8 +142,7 @@ def read_file_in_range(
     )
 
 
-@dataclass(frozen=True)
-class SurfacedMemory:
+class SurfacedMemory(NamedTuple):
     """One memory as surfaced into a turn; ``header`` is frozen at creation time."""
 
     path: str

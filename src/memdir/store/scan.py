@@ -14,7 +14,7 @@ import json
 import os
 from _thread import allocate_lock  # threading's Lock itself, without importing threading (1 ms a hook)
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
@@ -55,8 +55,7 @@ _HEADER_BYTES = 64 * 1024
 HEADER_FORMAT = 1
 
 
-@dataclass(frozen=True)
-class MemoryHeader:
+class MemoryHeader(NamedTuple):
     """What a scan knows about one memory file without reading all of it."""
 
     filename: str  # path relative to the memory directory, with "/" separators

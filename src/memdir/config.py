@@ -14,9 +14,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cached_property, partial
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 
 from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
@@ -33,7 +32,7 @@ from memdir.paths import (
     team_mem_path,
 )
 from memdir.recall.manifest import iso_mtime
-from memdir.releases import IndexOverflow, Release, ReleaseHint, detect_release
+from memdir.releases import IndexOverflow, Release, ReleaseFinder, ReleaseHint
 from memdir.settings import Settings, default_managed_dir, load_settings
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.scan import MAX_MEMORY_FILES, cache_file_path
@@ -94,9 +93,12 @@ def extra_guidelines_from_env(environment: Environment) -> tuple[str, ...]:
     return (value,) if value.strip() else ()
 
 
-@dataclass(frozen=True)
-class MemoryConfig:
-    """Everything memdir needs to know about one project's memory, resolved once."""
+class MemoryConfig(NamedTuple):
+    """Everything memdir needs to know about one project's memory, resolved once.
+
+    A NamedTuple rather than a frozen dataclass: every hook process builds this class, and a
+    dataclass costs that process the ``dataclasses`` import and six compiled methods.
+    """
 
     project_root: str
     memory_dir: str  # with exactly one trailing separator
@@ -111,15 +113,15 @@ class MemoryConfig:
     extra_guidelines: tuple[str, ...]
     settings: Settings
     environment: Environment  # the variables it was resolved from, for the features that honour one
+    release: ReleaseFinder  # the Claude Code release sharing the directory, detected on first use
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
     daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
-    release_hint: ReleaseHint = field(default_factory=ReleaseHint)
     memory_stores_env: str | None = None  # CLAUDE_MEMORY_STORES, used from the release that has stores
 
-    @cached_property
+    @property
     def claude_code(self) -> Release:
         """The Claude Code release memdir shares this directory with, found on first use."""
-        return detect_release(self.release_hint)
+        return self.release.release()
 
     @property
     def team_dir(self) -> str:
@@ -246,7 +248,7 @@ def resolve_config(
         settings=loaded,
         explicit_dir=memory_dir is not None,
         daily_log=_daily_log(loaded, environment, team_enabled),
-        release_hint=hint,
+        release=ReleaseFinder(hint),
         memory_stores_env=environment.memory_stores,
         environment=environment,
     )

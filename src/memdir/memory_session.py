@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from memdir.config import MemoryConfig, open_memory_dir
 from memdir.errors import ConfigError
-from memdir.model.memory import FrontmatterLayout
+from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
 from memdir.recall.selector import Selector
 from memdir.store.files import ensure_dir
@@ -248,7 +248,7 @@ class MemorySession:
         :class:`~memdir.extract.extractor.Extractor` keywords (``cursor``, ``cursor_file``,
         ``clock``, ``on_result``, ...); one given wins over the setting."""
         from memdir.extract.extractor import Extractor
-        from memdir.model.memory import FrontmatterLayout
+        from memdir.model.memory_type import FrontmatterLayout
 
         config = self.config
         every = config.setting("extractEveryTurns")

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memdir.model.frontmatter import parse_frontmatter
 from memdir.model.index import truncate_entrypoint_content
 from memdir.model.markdown import strip_block_html_comments
-from memdir.model.memory import parse_frontmatter
 from memdir.templates import frontmatter_type, render_template
 
 __all__ = [

@@ -26,13 +26,14 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from memdir.errors import ConfigError
-from memdir.model.memory import FrontmatterLayout
+from memdir.model.memory_type import FrontmatterLayout
 
 __all__ = [
     "NEWEST",
     "RELEASE_TABLE",
     "IndexOverflow",
     "Release",
+    "ReleaseFinder",
     "ReleaseHint",
     "ReleaseRules",
     "Version",
@@ -40,7 +41,6 @@ __all__ = [
     "rules_for",
     "version_from_transcript",
 ]
-
 
 _VERSION_PATTERN = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -246,3 +246,31 @@ def detect_release(hint: ReleaseHint) -> Release:
     if (found := _notes_seen(hint.claude_json)) is not None:
         return Release(found, f"lastReleaseNotesSeen in {hint.claude_json}", rules_for(found))
     return Release(NEWEST, "no Claude Code found: the newest rules", rules_for(NEWEST))
+
+
+class ReleaseFinder:
+    """The release a hint points to, found on first use and then kept.
+
+    Detection may read transcripts or start ``claude --version``, so a configuration carries a
+    finder rather than a release: a process that never asks which release it shares the directory
+    with pays nothing, and one that asks twice detects once. Two finders are equal when their hints are.
+    """
+
+    __slots__ = ("_found", "hint")
+
+    def __init__(self, hint: ReleaseHint) -> None:
+        self.hint = hint
+        self._found: Release | None = None
+
+    def release(self) -> Release:
+        if self._found is None:
+            self._found = detect_release(self.hint)
+        return self._found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ReleaseFinder) and other.hint == self.hint
+
+    __hash__ = None  # type: ignore[assignment]  # a hint may hold a settings value of any JSON type
+
+    def __repr__(self) -> str:
+        return f"ReleaseFinder({self.hint!r})"

@@ -16,9 +16,9 @@ import json
 import os
 import sys
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TypeVar
+from types import MappingProxyType
+from typing import NamedTuple, TypeVar
 
 from memdir.errors import ConfigError
 
@@ -53,14 +53,14 @@ _MERGED_ORDER = (Source.POLICY, Source.FLAG, Source.LOCAL, Source.PROJECT, Sourc
 _DISABLEABLE = frozenset({Source.PROJECT, Source.LOCAL, Source.USER})
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Parsed settings, one JSON object per source whose file exists.
 
-    JSON ``null`` counts as "not defined", like a missing key.
+    JSON ``null`` counts as "not defined", like a missing key. (A NamedTuple: every hook process
+    builds this class, and a frozen dataclass costs it the ``dataclasses`` import.)
     """
 
-    values: Mapping[Source, Mapping[str, object]] = field(default_factory=dict)
+    values: Mapping[Source, Mapping[str, object]] = MappingProxyType({})
 
     @classmethod
     def empty(cls) -> Settings:

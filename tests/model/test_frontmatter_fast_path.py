@@ -5,7 +5,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir.model.memory import _js_key, _load, _plain_mapping, parse_frontmatter
+from memdir.model.frontmatter import _plain_mapping, js_key, load_yaml, parse_frontmatter
 
 _VALUE_CHARS = [*"abcXYZ019 .:-#'\"[]{}!&*|>%@,?~\t\\/_=", "é", "日", "😀", "\u00a0", "\u2028", "\x85", "\ufeff", "\r"]
 _VALUES = st.one_of(
@@ -115,12 +115,12 @@ _BLOCKS = st.one_of(_plain_blocks(), st.lists(_LINES, min_size=1, max_size=8).ma
 
 def _yaml_reading(block):
     try:
-        data = _load(block)
+        data = load_yaml(block)
     except ValueError:
         return "error"
     if not isinstance(data, dict):
         return "not a mapping"
-    return {_js_key(key): value for key, value in data.items()}
+    return {js_key(key): value for key, value in data.items()}
 
 
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,7 +145,7 @@ def test_plain_claude_code_headers_take_the_fast_reader_and_read_the_same():
 def test_reading_a_plain_header_does_not_import_pyyaml():
     code = (
         "import sys\n"
-        "from memdir.model.memory import parse_frontmatter\n"
+        "from memdir.model.frontmatter import parse_frontmatter\n"
         "print(parse_frontmatter('---\\nname: x\\ndescription: y\\ntype: user\\n---\\nbody\\n'))\n"
         "print('yaml' in sys.modules)\n"
     )

@@ -8,13 +8,12 @@ kept in ``state.json`` beside the notes between calls.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation
-from memdir.releases import Release
+from memdir.releases import Release, ReleaseFinder
 from memdir.session_notes import CompactionResult, SessionMemory
 from memdir.session_notes.notes import analyze_section_sizes
 from memdir.session_notes.tokens import rough_token_count
@@ -38,8 +37,8 @@ def _memory(
 def _release(state: CliState, transcript: str | None) -> Release:
     """The Claude Code release writing this session: the transcript's own ``version`` comes first."""
     config = state.config
-    if transcript is not None and config.release_hint.transcript is None:
-        config = replace(config, release_hint=config.release_hint._replace(transcript=transcript))
+    if transcript is not None and config.release.hint.transcript is None:
+        config = config._replace(release=ReleaseFinder(config.release.hint._replace(transcript=transcript)))
     return config.claude_code
 
 

@@ -14,12 +14,28 @@ never contains ``---``, since the reading regex would stop there.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 
-from memdir.errors import MemoryFormatError
-from memdir.model.core_schema import plain_is_string
+from memdir.model.frontmatter import (
+    decode_memory_bytes,
+    frontmatter_block,
+    js_key,
+    load_yaml,
+    normalize_newlines,
+    parse_frontmatter,
+    render_frontmatter,
+    render_scalar,
+)
+from memdir.model.memory_type import (
+    MEMORY_TYPES,
+    METADATA_KEY,
+    NODE_TYPE,
+    FrontmatterLayout,
+    MemoryType,
+    parse_memory_type,
+    type_from_frontmatter,
+)
 from memdir.model.patterns import LazyPattern
 from memdir.model.text import utf16_len
 
@@ -39,312 +55,12 @@ __all__ = [
 ]
 
 
-class MemoryType(StrEnum):
-    """The closed taxonomy of Claude Code's auto memory."""
-
-    USER = "user"
-    FEEDBACK = "feedback"
-    PROJECT = "project"
-    REFERENCE = "reference"
-
-
-MEMORY_TYPES: tuple[MemoryType, ...] = tuple(MemoryType)
-
-
-class FrontmatterLayout(StrEnum):
-    """Where a memory file keeps its type."""
-
-    FLAT = "flat"  # ``type: project`` at the top level
-    NESTED = "metadata"  # ``metadata:`` then ``  type: project``
-
-
-METADATA_KEY = "metadata"
-NODE_TYPE = "memory"  # the ``metadata.node_type`` Claude Code gives memory files
 DESCRIPTION_SOFT_LIMIT = 200
 _RESERVED_KEYS = ("name", "description", "type")
 _JS_SPACE = (
     "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-
-
-def parse_memory_type(raw: object) -> MemoryType | None:
-    """The type only when ``raw`` is exactly one of the four names: ``"Feedback"`` is no type."""
-    if isinstance(raw, str) and raw in MemoryType._value2member_map_:
-        return MemoryType(raw)
-    return None
-
-
-def type_from_frontmatter(frontmatter: Mapping[str, object]) -> tuple[object | None, FrontmatterLayout]:
-    """The raw ``type`` value and the layout it was found in: top level first, then ``metadata.type``."""
-    if "type" in frontmatter:
-        return frontmatter["type"], FrontmatterLayout.FLAT
-    metadata = frontmatter.get(METADATA_KEY)
-    if isinstance(metadata, Mapping) and "type" in metadata:
-        return metadata["type"], FrontmatterLayout.NESTED
-    return None, FrontmatterLayout.FLAT
-
-
-def normalize_newlines(text: str) -> str:
-    """Drop a leading BOM and turn CRLF/CR into LF, so Windows-edited files parse the same."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def decode_memory_bytes(data: bytes, *, path: str) -> str:
-    """UTF-8 text of a memory file, refusing binaries and other encodings at the boundary."""
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise MemoryFormatError(
-            f"{path}: holds a NUL byte at offset {nul}, so it is binary, not a memory; "
-            "rule binary; memory files must be UTF-8 Markdown text",
-            rule="binary",
-            path=path,
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise MemoryFormatError(
-            f"{path}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "rule encoding; re-save the file as UTF-8",
-            rule="encoding",
-            path=path,
-        ) from exc
-
-
-# Compiled on first use (a hook whose headers come from the scan cache parses no frontmatter).
-# JS \s: WhiteSpace and LineTerminator code points (Python's \s is a slightly different set).
-_WS = "[\\t\\n\\v\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]"
-_FRONTMATTER_RE = LazyPattern(f"---{_WS}*\\n([\\s\\S]*?)---{_WS}*\\n?")
-# JS `.` stops at every line terminator, not only at "\n".
-_SIMPLE_LINE_RE = LazyPattern(f"([a-zA-Z_-]+):{_WS}+([^\\n\\r\\u2028\\u2029]+)\\Z")
-_YAML_SPECIAL_RE = LazyPattern(r"[{}\[\]*&#!|>%@`]|: ")
-
-_PLAIN_FIRST_FORBIDDEN = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_PLAIN_FORBIDDEN = frozenset('{}[]*&#!|>%@`"')
-_FLOW_FORBIDDEN = frozenset(",:?")
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
-_MAX_IMPLICIT_KEY = 1000
-
-
-def _quote_problematic_values(frontmatter: str) -> str:
-    lines = []
-    for line in frontmatter.split("\n"):
-        match = _SIMPLE_LINE_RE.match(line)
-        if match:
-            key, value = match.group(1), match.group(2)
-            quoted = (value.startswith('"') and value.endswith('"')) or (value.startswith("'") and value.endswith("'"))
-            if not quoted and _YAML_SPECIAL_RE.search(value):
-                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-                lines.append(f'{key}: "{escaped}"')
-                continue
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def _load(text: str) -> object:
-    """Parse, or raise ``ValueError`` for anything the YAML engine refuses."""
-    import yaml  # only for frontmatter the fast reader below does not take
-
-    from memdir.model.yaml12 import load_yaml12
-
-    try:
-        return load_yaml12(text)
-    except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
-        raise ValueError(str(exc)) from exc
-
-
-def _js_key(key: object) -> str:
-    """Object keys are strings in JS: ``1: x`` is read as ``{"1": "x"}``."""
-    if isinstance(key, str):
-        return key
-    if key is None:
-        return "null"
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    return str(key)
-
-
-# The fast reader's whole language: ``key: value`` lines of plain string scalars at the top level,
-# and one level of such lines, indented by spaces, under a ``key:`` line (Claude Code's
-# ``metadata:`` block). Values start with no YAML indicator and hold no comment, ``: ``, tab, control
-# or line-break character; anything else is left to the YAML reader.
-_SCALAR = (
-    "[^-?:,\\[\\]{}#&*!|>'\"%@`\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]"
-    "(?:[^#:\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]|:(?=[^\\s])| +(?=[^ ]))*"
-)
-_PLAIN_LINE_RE = LazyPattern(f"( *)([A-Za-z_][A-Za-z0-9_-]{{0,99}}):(?: +({_SCALAR}))?")
-
-
-def _plain_mapping(block: str) -> dict[str, object] | None:
-    """``block`` read without PyYAML when it is only plain ``key: value`` lines, else None.
-
-    A hook process reads hundreds of headers, and importing PyYAML alone cost several bare
-    interpreter starts; on everything it accepts this gives exactly what the YAML reader gives.
-    """
-    data: dict[str, object] = {}
-    section: dict[str, object] | None = None
-    indent = ""
-    for line in block.split("\n"):
-        if not line:
-            continue
-        match = _PLAIN_LINE_RE.fullmatch(line)
-        if match is None:
-            return None
-        lead, key, value = match.groups()
-        if not plain_is_string(key):
-            return None
-        if not lead:
-            if section is not None and not section:
-                return None  # ``key:`` with nothing under it
-            if key in data:
-                return None
-            if value is None:
-                section, indent = {}, ""
-                data[key] = section
-            else:
-                section = None
-                data[key] = value
-            continue
-        if section is None or value is None or (indent and lead != indent) or key in section:
-            return None
-        indent = lead
-        section[key] = value
-    if not data or (section is not None and not section):
-        return None
-    for value in [*data.values(), *(v for s in data.values() if isinstance(s, dict) for v in s.values())]:
-        if isinstance(value, str) and not plain_is_string(value):
-            return None
-    return data
-
-
-def parse_frontmatter(text: str) -> tuple[dict[str, object], str]:
-    """Split ``text`` into its frontmatter mapping and the content after it.
-
-    Never raises: YAML that stays malformed after the quote-and-retry pass, or a document that
-    is not a mapping, gives ``{}``. Text is taken as is; callers normalise newlines first.
-    Scanned headers are stored from its result (``store.scan.HEADER_FORMAT``, the derived
-    index's ``SCHEMA_VERSION``): a change to it bumps both.
-    """
-    match = _FRONTMATTER_RE.match(text)
-    if match is None:
-        return {}, text
-    block = match.group(1)
-    content = text[match.end() :]
-    plain = _plain_mapping(block)
-    if plain is not None:
-        return plain, content
-    try:
-        data = _load(block)
-    except ValueError:
-        try:
-            data = _load(_quote_problematic_values(block))
-        except ValueError:
-            return {}, content
-    if not isinstance(data, dict):
-        return {}, content
-    return {_js_key(key): value for key, value in data.items()}, content
-
-
-def _plain_ok(text: str, *, flow: bool) -> bool:
-    if not text or not text.isprintable() or text[0] == " " or text[-1] == " ":
-        return False
-    if text[0] in _PLAIN_FIRST_FORBIDDEN or text.startswith("..."):
-        return False
-    if any(ch in _PLAIN_FORBIDDEN for ch in text) or (flow and any(ch in _FLOW_FORBIDDEN for ch in text)):
-        return False
-    if ": " in text or text.endswith(":") or "---" in text:
-        return False
-    from memdir.model.yaml12 import resolves_to_string
-
-    return resolves_to_string(text)
-
-
-def _double_quoted(text: str) -> str:
-    out = ['"']
-    dashes = 0
-    for ch in text:
-        if ch == "-":
-            dashes += 1
-            out.append("\\x2D" if dashes >= 3 else "-")
-            if dashes >= 3:
-                dashes = 0
-            continue
-        dashes = 0
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            code = ord(ch)
-            if code <= 0xFF:
-                out.append(f"\\x{code:02X}")
-            elif code <= 0xFFFF:
-                out.append(f"\\u{code:04X}")
-            else:
-                out.append(f"\\U{code:08X}")
-    out.append('"')
-    return "".join(out)
-
-
-def _float_text(value: float) -> str:
-    if math.isnan(value):
-        return ".nan"
-    if math.isinf(value):
-        return ".inf" if value > 0 else "-.inf"
-    return repr(value)
-
-
-def render_scalar(value: object, *, flow: bool = False, _seen: frozenset[int] = frozenset()) -> str:
-    """One YAML value on one line; lists and mappings are written in flow style."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return _float_text(value)
-    if isinstance(value, str):
-        return value if _plain_ok(value, flow=flow) else _double_quoted(value)
-    if isinstance(value, list | tuple | Mapping):
-        if id(value) in _seen:
-            raise MemoryFormatError(
-                "frontmatter holds a value that contains itself (a recursive YAML alias); "
-                "rule frontmatter-cycle; rewrite that key without aliases",
-                rule="frontmatter-cycle",
-            )
-        seen = _seen | {id(value)}
-        if isinstance(value, Mapping):
-            items = (
-                f"{render_scalar(k, flow=True, _seen=seen)}: {render_scalar(v, flow=True, _seen=seen)}"
-                for k, v in value.items()
-            )
-            return "{" + ", ".join(items) + "}"
-        return "[" + ", ".join(render_scalar(v, flow=True, _seen=seen) for v in value) + "]"
-    return _double_quoted(str(value))
-
-
-def render_frontmatter(fields: Mapping[str, object], blocks: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The fenced block, ``---`` lines included; keys keep their order.
-
-    A key in ``blocks`` is written as the given lines (a block mapping) instead of ``key: value``.
-    """
-    lines = ["---"]
-    for key, value in fields.items():
-        if blocks is not None and key in blocks:
-            lines.extend(blocks[key])
-            continue
-        rendered_key = render_scalar(key)
-        rendered_value = render_scalar(value)
-        if len(rendered_key) > _MAX_IMPLICIT_KEY:
-            lines.append(f"? {rendered_key}")
-            lines.append(f": {rendered_value}")
-        else:
-            lines.append(f"{rendered_key}: {rendered_value}")
-    lines.append("---")
-    return "\n".join(lines) + "\n"
 
 
 _TOP_METADATA_RE = LazyPattern(r"""(["']?)metadata\1[ \t]*:[ \t]*(#.*)?\Z""")
@@ -406,20 +122,15 @@ class MetadataSource:
         if not chunk:
             return None
         try:
-            parsed = _load("metadata:\n" + "\n".join(chunk))
+            parsed = load_yaml("metadata:\n" + "\n".join(chunk))
         except ValueError:
             return None
         if not isinstance(parsed, dict) or not isinstance(parsed.get("metadata"), dict):
             return None
-        section = {_js_key(k): v for k, v in parsed["metadata"].items()}
+        section = {js_key(k): v for k, v in parsed["metadata"].items()}
         if key not in section or section[key] != value or type(section[key]) is not type(value):
             return None
         return chunk
-
-
-def _frontmatter_block(text: str) -> str | None:
-    match = _FRONTMATTER_RE.match(text)
-    return match.group(1) if match else None
 
 
 def _js_text(value: object) -> str | None:
@@ -496,7 +207,7 @@ class Memory:
         }
         source = None
         if isinstance(frontmatter.get(METADATA_KEY), Mapping):
-            block = _frontmatter_block(normalized)
+            block = frontmatter_block(normalized)
             source = MetadataSource.read(block) if block is not None else None
         return cls(
             name=_js_text(frontmatter.get("name")),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from memdir.config import MemoryConfig, open_index
 from memdir.errors import ConfigError
-from memdir.model.memory import FrontmatterLayout
+from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.registry import (
     OFFLINE_SELECTORS,
     SelectorInputs,

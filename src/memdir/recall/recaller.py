@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from memdir.model.analysis import has_unspaced_words
@@ -29,13 +28,24 @@ from memdir.store.scan import MemoryHeader, same_headers
 __all__ = ["RecallResult", "RecallState", "Recaller", "prefetch_skip_reason"]
 
 
-@dataclass
 class RecallState:
-    """What one conversation has been shown; reset it when the conversation is compacted."""
+    """What one conversation has been shown; reset it when the conversation is compacted.
 
-    surfaced: dict[str, SurfacedMemory] = field(default_factory=dict)
-    surfaced_bytes: int = 0
-    read_files: dict[str, float] = field(default_factory=dict)  # path -> mtime_ms when read
+    A plain class, not a dataclass: every hook process builds it, and the ``dataclasses`` import
+    alone was a tenth of that process.
+    """
+
+    __slots__ = ("read_files", "surfaced", "surfaced_bytes")
+
+    def __init__(
+        self,
+        surfaced: dict[str, SurfacedMemory] | None = None,
+        surfaced_bytes: int = 0,
+        read_files: dict[str, float] | None = None,
+    ) -> None:
+        self.surfaced: dict[str, SurfacedMemory] = {} if surfaced is None else surfaced
+        self.surfaced_bytes = surfaced_bytes
+        self.read_files: dict[str, float] = {} if read_files is None else read_files  # path -> mtime_ms when read
 
     def note_read(self, path: str, mtime_ms: float = 0.0) -> None:
         """Record a file the agent read, wrote or edited itself, so recall does not repeat it."""

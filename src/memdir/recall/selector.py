@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 

@@ -30,7 +30,8 @@ from typing import Any, TypeVar
 from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
 from memdir.model.analysis import spaced_pairs
-from memdir.model.memory import FrontmatterLayout, decode_memory_bytes, normalize_newlines, parse_memory_type
+from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
+from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
 from memdir.store.files import ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches

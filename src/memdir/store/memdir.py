@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.model.memory import FrontmatterLayout, Memory, decode_memory_bytes
+from memdir.model.frontmatter import decode_memory_bytes
+from memdir.model.memory_type import FrontmatterLayout
 from memdir.store.files import (
     atomic_write,
     ensure_dir,
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     # Imported where they are used, as memdir.model.index is by the methods that edit an index:
     # every hook imports this module and uses none of them, and building a dataclass costs Python
     # 3.11 a few tenths of a millisecond each.
+    from memdir.model.memory import Memory
     from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
 
 __all__ = [
@@ -150,6 +152,7 @@ class MemoryDir:
         path, rel = self._memory_file(file)
         text = self.read_text(rel)
         mtime_ms = os.stat(path).st_mtime_ns / 1e6
+        from memdir.model.memory import Memory
         from memdir.store.records import MemoryRecord
 
         return MemoryRecord(file=rel, path=path, text=text, memory=Memory.parse(text), mtime_ms=mtime_ms)
@@ -331,6 +334,8 @@ class MemoryDir:
         """Whether the memory at ``path`` has the name ``name`` (the same memory saved again, which is
         refused without ``force``), as opposed to another memory whose name slugs alike."""
         try:
+            from memdir.model.memory import Memory
+
             existing = Memory.parse(decode_memory_bytes(read_bytes_limited(path), path=path)).name or ""
         except (OSError, MemdirError):
             return False
@@ -391,6 +396,8 @@ class MemoryDir:
             if old_index == new_index:
                 changed = self._rewrite_index(old_index, lambda t: rename_entry(t, old_target, new_target))
             else:
+                from memdir.model.memory import Memory
+
                 record = Memory.parse(self.read_text(new_rel))
                 self._rewrite_index(old_index, lambda t: remove_entry(t, old_target))
                 entry = IndexEntry(title=record.name or new_target, file=new_target, hook=record.description or "")
@@ -423,6 +430,8 @@ class MemoryDir:
                 path, rel = self._memory_file(file)
                 if not os.path.isfile(path):
                     continue
+                from memdir.model.memory import Memory
+
                 memory = Memory.parse(self.read_text(rel))
                 if not (memory.name and memory.description) or "\n" in memory.description:
                     continue

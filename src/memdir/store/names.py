@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 
 __all__ = ["SLUG_MAX_BYTES", "default_filename", "slugify", "unique_filename"]
 

@@ -19,14 +19,8 @@ from typing import NamedTuple
 from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.model.memory import (
-    FrontmatterLayout,
-    MemoryType,
-    normalize_newlines,
-    parse_frontmatter,
-    parse_memory_type,
-    type_from_frontmatter,
-)
+from memdir.model.frontmatter import normalize_newlines, parse_frontmatter
+from memdir.model.memory_type import FrontmatterLayout, MemoryType, parse_memory_type, type_from_frontmatter
 from memdir.paths import sanitize_path
 from memdir.store.files import atomic_write, open_regular
 

@@ -34,7 +34,9 @@ from memdir.errors import (
     SecretDetected,
     SyncError,
 )
-from memdir.model.memory import MEMORY_TYPES, Memory, render_scalar
+from memdir.model.frontmatter import render_scalar
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MEMORY_TYPES
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir, default_filename

@@ -12,7 +12,6 @@ the pool it is given.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from memdir.config import MemoryConfig, open_memory_dir, uses_derived_index
@@ -32,7 +31,7 @@ def build_services(
     session = MemorySession(config)
     memory_dir = session.memory_dir
     if config.setting("derivedIndex") is None and not uses_derived_index(config):
-        memory_dir = open_memory_dir(dataclasses.replace(config, scan_cap=None))
+        memory_dir = open_memory_dir(config._replace(scan_cap=None))
     selector = session.selector
     recaller = session.recaller
     if memory_dir is session.memory_dir and isinstance(selector, LexicalSelector):

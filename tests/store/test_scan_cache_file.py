@@ -94,3 +94,10 @@ def test_cache_files_live_under_the_config_home_one_per_directory_and_kind(tmp_p
     assert a == cache_file_path(str(tmp_path / "a" / "memory"), home, "headers")
     assert a != cache_file_path(str(tmp_path / "b" / "memory"), home, "headers")
     assert cache_file_path(str(tmp_path / "a" / "memory"), home, "analyses") != a
+
+
+def test_directories_whose_sanitised_names_agree_still_get_a_cache_file_each(tmp_path):
+    home = str(tmp_path / "claude")
+    dashed = cache_file_path(str(tmp_path / "a-b" / "memory"), home, "headers")
+    underscored = cache_file_path(str(tmp_path / "a_b" / "memory"), home, "headers")
+    assert dashed != underscored

@@ -21,7 +21,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.frontmatter import normalize_newlines, parse_frontmatter
 from memdir.model.memory_type import FrontmatterLayout, MemoryType, parse_memory_type, type_from_frontmatter
-from memdir.paths import sanitize_path
+from memdir.paths import djb2, sanitize_path
 from memdir.store.files import atomic_write, open_regular
 
 __all__ = [
@@ -148,9 +148,13 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
 
 
 def cache_file_path(memory_dir: str, home: str, kind: str) -> str:
-    """``<home>/memdir/<kind>/<the directory as one name>.json``: where a derived cache of one memory
-    directory lives under the config home ``home`` (headers here, lexical analyses in recall)."""
-    return os.path.join(home, "memdir", kind, sanitize_path(normalize_root(memory_dir)) + ".json")
+    """``<home>/memdir/<kind>/<the directory as one name>-<hash>.json``: where a derived cache of one
+    memory directory lives under the config home ``home`` (headers here, lexical analyses in recall).
+
+    The sanitised name alone would give ``/a-b`` and ``/a_b`` one file, which the two would then
+    rewrite in turn; the djb2 hash of the exact directory keeps them apart."""
+    root = normalize_root(memory_dir)
+    return os.path.join(home, "memdir", kind, f"{sanitize_path(root)}-{djb2(root) & 0xFFFFFFFF:08x}.json")
 
 
 def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | None:

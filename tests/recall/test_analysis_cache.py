@@ -12,25 +12,7 @@ from memdir.recall.lexical import _decode, _Doc, _encode
 from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
-from memdir.store.memdir import MemoryDir
-
-TOPICS = ["deploy", "database", "release", "billing", "search", "mobile", "auth"]
-
-
-def fill(root, count=80):
-    store = MemoryDir(root)
-    for i in range(count):
-        topic = TOPICS[i % len(TOPICS)]
-        store.save(
-            Memory(
-                name=f"{topic} note {i}",
-                description=f"How the {topic} work goes, note number {i}",
-                type=MemoryType.PROJECT,
-                body=f"The {topic} checklist item {i} matters for the quarterly {topic} review.",
-            ),
-            index=False,
-        )
-    return store
+from topic_store import fill
 
 
 def ranking(db, root, query):

@@ -9,25 +9,9 @@ from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import cache_file_path
+from topic_store import fill
 
-TOPICS = ["deploy", "database", "release", "billing", "search", "mobile", "auth"]
 QUERY = "what is on the billing review checklist?"
-
-
-def fill(root, count=80):
-    store = MemoryDir(root)
-    for i in range(count):
-        topic = TOPICS[i % len(TOPICS)]
-        store.save(
-            Memory(
-                name=f"{topic} note {i}",
-                description=f"How the {topic} work goes, note number {i}",
-                type=MemoryType.PROJECT,
-                body=f"The {topic} checklist item {i} matters for the quarterly {topic} review.",
-            ),
-            index=False,
-        )
-    return store
 
 
 def ranking(root, cache_path, query=QUERY):

@@ -26,6 +26,7 @@ from memdir.containment import contain, join_lexical, spell_lexical
 from memdir.environment import Environment
 from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
+from memdir.model.markup import neutralise
 from memdir.paths import find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines
 from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited
@@ -228,7 +229,8 @@ class AgentMemory:
             log.warning("agent memory index %s is not usable (%s); starting from an empty index", self.entrypoint, exc)
             index = ""
         empty = not index.strip()
-        body = render_template("agent_memory_empty") if empty else truncate_entrypoint_content(index).content
+        shown = neutralise(truncate_entrypoint_content(index).content)
+        body = render_template("agent_memory_empty") if empty else shown
         return "\n\n".join([*build_memory_lines(config), f"## {ENTRYPOINT_NAME}", body]) + "\n"
 
     # -- snapshots -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from memdir.model.frontmatter import parse_frontmatter
 from memdir.model.index import truncate_entrypoint_content
 from memdir.model.markdown import strip_block_html_comments
+from memdir.model.markup import neutralise
 from memdir.templates import frontmatter_type, render_template
 
 __all__ = [
@@ -115,12 +116,13 @@ def build_memory_prompt(cfg: PromptConfig) -> str:
 
 def memory_index_block(index_path: str, raw: str, *, team: bool = False) -> str | None:
     """The user-context block for one ``MEMORY.md``: frontmatter and block comments dropped,
-    truncated as §3.2, or None when nothing is left to show."""
+    truncated as §3.2, its tags neutralised (a line cannot close the block it sits in), or None
+    when nothing is left to show."""
     _, content = parse_frontmatter(raw)
     content = strip_block_html_comments(content)
     if not content.strip():
         return None
-    truncated = truncate_entrypoint_content(content).content
+    truncated = neutralise(truncate_entrypoint_content(content).content)
     if team:
         truncated = f'<team-memory-content source="shared">\n{truncated}\n</team-memory-content>'
         description = TEAM_MEM_DESCRIPTION

@@ -22,6 +22,7 @@ from memdir.background.loop import ToolOutcome
 from memdir.errors import MemdirError
 from memdir.llm.base import ToolSpec
 from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.markup import neutralise
 from memdir.recall.surfacing import memory_freshness_note
 from memdir.store.files import LOCK_NAME
 from memdir.store.memdir import MemoryDir
@@ -161,7 +162,7 @@ class MemoryFileTools:
             note = ""
             if path.endswith(".md"):
                 note = memory_freshness_note(os.stat(path).st_mtime * 1000, self.clock() * 1000)
-            return note + (numbered or "(empty file)")
+            return note + (neutralise(numbered) or "(empty file)")
 
         spec = ToolSpec(
             "Read",
@@ -277,7 +278,7 @@ class MemoryFileTools:
                 if not lines:
                     continue
                 if mode == "content":
-                    hits.extend(f"{path}:{n}:{line}" for n, line in lines)
+                    hits.extend(neutralise(f"{path}:{n}:{line}") for n, line in lines)
                 elif mode == "count":
                     hits.append(f"{path}:{len(lines)}")
                 else:

@@ -19,6 +19,7 @@ from memdir.config import MemoryConfig, open_memory_dir
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
 from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.markup import neutralise
 from memdir.prompt import build_memory_prompt
 from memdir.recall.selector import Selector
 from memdir.store.memdir import MemoryDir
@@ -130,9 +131,9 @@ class MemdirMCPServer(MCPServer):
             listed.append(
                 Resource(
                     uri=MEMORY_URI_PREFIX + header.filename,
-                    name=header.filename,
-                    title=header.name,
-                    description=header.description,
+                    name=neutralise(header.filename),
+                    title=None if header.name is None else neutralise(header.name),
+                    description=None if header.description is None else neutralise(header.description),
                     mime_type="text/markdown",
                 )
             )
@@ -248,7 +249,7 @@ def create_server(
         MEMORY_URI_PREFIX + "{+file}", name="memory", description="One memory file.", mime_type="text/markdown"
     )
     def memory(file: str) -> str:
-        return directory.read_text(toolbox.find(file))
+        return toolbox.read_resource(file)
 
     @server.prompt(
         name="memory_instructions",

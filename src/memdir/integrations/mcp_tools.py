@@ -7,7 +7,9 @@ or the rule that refused the write and its message (SPEC Part A 10).
 
 Every payload carries all the text a model needs, because Claude Code hands the model a tool's
 structured result instead of its text content whenever both are present: ``recall`` puts the
-rendered memories in ``text`` and ``read`` the file in ``content``.
+rendered memories in ``text`` and ``read`` the file in ``content``. Memory text in any answer is
+neutralised (:mod:`memdir.model.markup`): it is data, and cannot open or close a block of the
+prompt it lands in.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from memdir.errors import MemdirError, MemoryFormatError, MemoryNotFound
 from memdir.model.index import IndexEntry
+from memdir.model.markup import neutralise
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
 from memdir.recall.recaller import Recaller
@@ -63,10 +66,10 @@ def parse_type(value: str | None) -> MemoryType | None:
 
 def _header_json(header: MemoryHeader) -> dict[str, Any]:
     return {
-        "file": header.filename,
+        "file": neutralise(header.filename),
         "type": header.type.value if header.type else None,
-        "name": header.name,
-        "description": header.description,
+        "name": None if header.name is None else neutralise(header.name),
+        "description": None if header.description is None else neutralise(header.description),
         "modified": iso_mtime(header.mtime_ms),
     }
 
@@ -169,13 +172,17 @@ class MemoryToolbox:
     def read(self, file: str) -> Outcome:
         try:
             rel = self.find(file)
-            text = self.memory_dir.read_text(rel)
+            text = neutralise(self.memory_dir.read_text(rel))
         except MemdirError as exc:
             return Outcome.refused(exc)
-        return Outcome(ok=True, payload={"file": rel, "content": text}, text=text)
+        return Outcome(ok=True, payload={"file": neutralise(rel), "content": text}, text=text)
 
     def index(self) -> str:
-        return self.memory_dir.index_text()
+        return neutralise(self.memory_dir.index_text())
+
+    def read_resource(self, file: str) -> str:
+        """One memory file as the ``memdir://memory/…`` resource shows it (neutralised, as ``read``)."""
+        return neutralise(self.memory_dir.read_text(self.find(file)))
 
     # -- writes --------------------------------------------------------------------------
     def remember(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
+from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, remove_file
 from memdir.store.memdir import MemoryDir
@@ -143,7 +144,7 @@ class MemoryCommands:
             first = max(1, view_range[0]) - 1
             last = len(lines) if view_range[1] == -1 else view_range[1]
             lines, start = lines[first:last], first + 1
-        return f"Here's the content of {path} with line numbers:\n" + _numbered(lines, start)
+        return f"Here's the content of {path} with line numbers:\n" + neutralise(_numbered(lines, start))
 
     def _view_dir(self, target: _Target) -> str:
         rows = [f"{_size(os.stat(target.path).st_size)}\t{target.shown}"]

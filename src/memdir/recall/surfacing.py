@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memdir.errors import MemoryFormatError
+from memdir.model.markup import neutralise
 from memdir.store.files import open_regular
 
 __all__ = [
@@ -21,8 +22,10 @@ __all__ = [
     "MAX_SURFACED_LINES",
     "PLAIN_LEAD",
     "SESSION_SURFACED_BUDGET",
+    "TEAM_AUTHOR_NOTE",
     "FileSlice",
     "SurfacedMemory",
+    "is_team_file",
     "memory_age",
     "memory_age_days",
     "memory_freshness_note",
@@ -80,19 +83,30 @@ def memory_freshness_note(mtime_ms: float, now_ms: float) -> str:
     return f"<system-reminder>{text}</system-reminder>\n" if text else ""
 
 
-def memory_header(path: str, mtime_ms: float, now_ms: float, *, dated: bool = True) -> str:
+TEAM_AUTHOR_NOTE = "written by a teammate"
+
+
+def memory_header(path: str, mtime_ms: float, now_ms: float, *, dated: bool = True, team: bool = False) -> str:
     """The line above a surfaced memory, as the Claude Code release in use writes it.
 
     ``dated`` (2.1.88): ``Memory (saved today): <path>:``, or the staleness note, a blank line and
     ``Memory: <path>:``. Undated (2.1.330): always ``Memory: <path>:``, under the staleness note
-    when there is one.
+    when there is one. A team memory (``team``) says who wrote it, since a teammate's words are not
+    the user's: ``Team memory (written by a teammate, saved today): <path>:``.
     """
     freshness = memory_freshness_text(mtime_ms, now_ms)
+    label = "Team memory" if team else "Memory"
+    if team:
+        undated = f"{label} ({TEAM_AUTHOR_NOTE}): {path}:"
+        fresh = f"{label} ({TEAM_AUTHOR_NOTE}, saved {memory_age(mtime_ms, now_ms)}): {path}:"
+    else:
+        undated = f"{label}: {path}:"
+        fresh = f"{label} (saved {memory_age(mtime_ms, now_ms)}): {path}:"
     if not dated:
-        return f"{freshness}\nMemory: {path}:" if freshness else f"Memory: {path}:"
+        return f"{freshness}\n{undated}" if freshness else undated
     if freshness:
-        return f"{freshness}\n\nMemory: {path}:"
-    return f"Memory (saved {memory_age(mtime_ms, now_ms)}): {path}:"
+        return f"{freshness}\n\n{undated}"
+    return fresh
 
 
 class FileSlice(NamedTuple):
@@ -154,26 +168,37 @@ class SurfacedMemory(NamedTuple):
     limit: int | None  # lines kept, when truncated
 
 
+def is_team_file(file: str) -> bool:
+    """Whether a memory's name relative to the memory directory puts it in team memory."""
+    return file.startswith("team/")
+
+
 def read_memory_for_surfacing(
     path: str, *, file: str, mtime_ms: float, now_ms: float, dated: bool = True
 ) -> SurfacedMemory | None:
-    """Read a selected memory within the limits; None when it cannot be read."""
+    """Read a selected memory within the limits; None when it cannot be read.
+
+    The text is neutralised (:func:`memdir.model.markup.neutralise`): a memory is data, and
+    nothing in it may open or close the block it is shown in.
+    """
     try:
         piece = read_file_in_range(path)
     except (OSError, MemoryFormatError):
         return None
-    content = piece.content
+    content = neutralise(piece.content)
+    shown_path = neutralise(path)
     if piece.truncated:
         reason = f"{MAX_SURFACED_BYTES} byte limit" if piece.truncated_by_bytes else f"first {MAX_SURFACED_LINES} lines"
         content += (
-            f"\n\n> This memory file was truncated ({reason}). Use the Read tool to view the complete file at: {path}"
+            f"\n\n> This memory file was truncated ({reason}). "
+            f"Use the Read tool to view the complete file at: {shown_path}"
         )
     return SurfacedMemory(
         path=path,
         file=file,
         content=content,
         mtime_ms=mtime_ms,
-        header=memory_header(path, mtime_ms, now_ms, dated=dated),
+        header=memory_header(shown_path, mtime_ms, now_ms, dated=dated, team=is_team_file(file)),
         truncated=piece.truncated,
         limit=piece.line_count if piece.truncated else None,
     )

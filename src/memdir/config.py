@@ -34,6 +34,7 @@ from memdir.paths import (
 from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseFinder, ReleaseHint
 from memdir.settings import Settings, default_managed_dir, load_settings
+from memdir.store.files import WriteObserver, observe_writes
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.scan import MAX_MEMORY_FILES, cache_file_path
 
@@ -45,6 +46,7 @@ __all__ = [
     "EXTRA_GUIDELINES_ENV",
     "SETTINGS_KEYS",
     "MemoryConfig",
+    "agent_writes",
     "extra_guidelines_from_env",
     "open_index",
     "open_memory_dir",
@@ -52,6 +54,7 @@ __all__ = [
     "resolve_config",
     "team_secret_guard",
     "uses_derived_index",
+    "watch_history",
 ]
 
 # memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
@@ -81,7 +84,11 @@ SETTINGS_KEYS: Mapping[str, object] = {
     "dreamMinHours": 24,  # auto-dream: hours since the last consolidation
     "dreamMinSessions": 5,  # auto-dream: sessions touched since the last consolidation
     "dreamMaxTurns": 30,  # model turns one dream may take
+    "history": True,  # keep every version of every memory under the config home (docs/history.md)
+    "agentWrites": "direct",  # direct | review (extraction and the dream propose) | off (they may not write)
 }
+
+AGENT_WRITES = ("direct", "review", "off")
 
 DAILY_LOG_ENV = "MEMDIR_DAILY_LOG"
 EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
@@ -303,8 +310,34 @@ def _index_overflow(text: str, *, skip_comments: bool) -> str | None:
     return index_overflow(text, skip_comments=skip_comments)
 
 
+def _open_history(root: str, home: str) -> WriteObserver:
+    from memdir.store.history import History, history_path
+
+    return History(root, history_path(root, home))
+
+
+def watch_history(config: MemoryConfig) -> None:
+    """Record every write memdir makes in the configuration's memory directory in its history
+    (``memdir.history``, on by default). Registering costs nothing: the history database is opened
+    at the first write, so a process that only reads (the prompt hook) never opens or imports it."""
+    root = config.memory_dir
+    observe_writes(
+        root, partial(_open_history, root, config.config_home) if _flag(config.settings, "history") else None
+    )
+
+
+def agent_writes(config: MemoryConfig) -> str:
+    """``memdir.agentWrites``: what extraction and the dream may do to the memory directory."""
+    value = config.setting("agentWrites")
+    if value not in AGENT_WRITES:
+        raise ConfigError(f"settings key memdir.agentWrites must be direct, review or off, not {value!r}")
+    return str(value)
+
+
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
-    """The :class:`MemoryDir` for a configuration, with the team secret guard installed."""
+    """The :class:`MemoryDir` for a configuration, with the team secret guard installed and its
+    history watching its writes."""
+    watch_history(config)
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
     rules = config.claude_code.rules
     guards: tuple[WriteGuard, ...] = (team_secret_guard,)

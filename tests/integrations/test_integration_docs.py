@@ -122,7 +122,16 @@ def test_the_mcp_config_example_starts_a_working_server(tmp_path):
                 return await client.list_tools()
 
     tools = anyio.run(main)
-    assert {t.name for t in tools.tools} == {"recall", "remember", "update", "forget", "list", "read"}
+    assert {t.name for t in tools.tools} == {
+        "recall",
+        "remember",
+        "update",
+        "forget",
+        "list",
+        "read",
+        "history",
+        "restore",
+    }
 
 
 def test_the_python_snippet_in_the_mcp_page_builds_a_server(tmp_path, monkeypatch):

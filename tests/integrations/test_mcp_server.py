@@ -46,13 +46,14 @@ def test_tools_carry_read_only_and_destructive_hints(server):
         return {t.name: t for t in (await client.list_tools()).tools}
 
     tools = run(server, body)
-    assert set(tools) == {"recall", "remember", "update", "forget", "list", "read"}
-    for name in ("recall", "list", "read"):
+    assert set(tools) == {"recall", "remember", "update", "forget", "list", "read", "history", "restore"}
+    for name in ("recall", "list", "read", "history"):
         assert tools[name].annotations.read_only_hint is True
     assert tools["remember"].annotations.read_only_hint is False
     assert tools["remember"].annotations.destructive_hint is False
     assert tools["forget"].annotations.destructive_hint is True
     assert tools["update"].annotations.destructive_hint is True
+    assert tools["restore"].annotations.destructive_hint is True
     assert list(tools["remember"].input_schema["properties"])[:4] == ["type", "name", "description", "body"]
 
 
@@ -211,7 +212,7 @@ def test_memdir_mcp_serves_over_a_real_stdio_subprocess(tmp_path, env):
     assert saved.structured_content["status"] == "created"
     assert "A mocked database hid a broken migration." in recalled.content[0].text
     assert "A mocked database hid a broken migration." in recalled.structured_content["text"]
-    assert len(tools.tools) == 6
+    assert len(tools.tools) == 8
     assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("- [Real DB in tests]")
 
 
@@ -333,3 +334,24 @@ def test_recall_over_stdio_writes_the_header_of_the_claude_code_release_in_use(t
     assert f"{header}{path}:" in text
     if version == "2.1.330":
         assert "saved today" not in text
+
+
+def test_history_names_the_mcp_client_and_restore_brings_a_forgotten_memory_back(server, tmp_path):
+    async def body(client):
+        await client.call_tool("remember", REMEMBER)
+        await client.call_tool("update", {"file": "feedback_real_db_in_tests.md", "append": "Second line."})
+        await client.call_tool("forget", {"file": "feedback_real_db_in_tests.md"})
+        history = await client.call_tool("history", {"file": "feedback_real_db_in_tests.md"})
+        restored = await client.call_tool("restore", {"file": "feedback_real_db_in_tests.md", "version": 2})
+        read = await client.call_tool("read", {"file": "feedback_real_db_in_tests.md"})
+        return history, restored, read
+
+    history, restored, read = run(server, body)
+    versions = json.loads(history.content[0].text)["versions"]
+    assert [(v["version"], v["change"]) for v in versions] == [(3, "delete"), (2, "edit"), (1, "create")]
+    assert {v["by"] for v in versions} == {versions[0]["by"]} and versions[0]["by"].startswith("mcp:")
+    assert json.loads(restored.content[0].text)["version"] == 4
+    assert (tmp_path / "mem" / "feedback_real_db_in_tests.md").read_text(encoding="utf-8").endswith("Second line.\n")
+    assert "feedback_real_db_in_tests.md" in (tmp_path / "mem" / "MEMORY.md").read_text(encoding="utf-8")
+    payload = read.structured_content
+    assert payload["origin"]["by"].startswith("mcp:") and payload["lastChange"]["version"] == 4

@@ -24,7 +24,7 @@ from memdir.llm.base import ToolSpec
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.recall.surfacing import memory_freshness_note
-from memdir.store.files import LOCK_NAME
+from memdir.store.files import LOCK_NAME, remove_file
 from memdir.store.memdir import MemoryDir
 
 __all__ = ["ALL_TOOLS", "Denial", "EditCheck", "FileTool", "MemoryFileTools"]
@@ -356,7 +356,7 @@ class MemoryFileTools:
                 note = " and its line in MEMORY.md"
             else:
                 self.memory_dir.check_removal(path)
-                os.unlink(path)
+                remove_file(path)
                 note = ""
             if path not in self.deleted:
                 self.deleted.append(path)

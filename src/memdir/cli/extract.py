@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import load_conversation
 from memdir.extract.cursor import cursor_state_path, load_cursor, session_id_from_transcript
+from memdir.store.provenance import acting_as
 
 __all__ = ["extract"]
 
@@ -40,7 +43,8 @@ def extract(state: CliState, transcript: str, model_spec: str | None, whole: boo
     cursor_file = cursor_state_path(state.config, session_id) if session_id is not None else None
     cursor = load_cursor(cursor_file) if cursor_file is not None and not whole else None
     extractor = state.session(model_spec=model_spec).extractor(cursor=cursor, cursor_file=cursor_file)
-    result = extractor.run_once(load_conversation(transcript))
+    with acting_as(f"extract:{session_id or os.path.basename(transcript)}", label="extract"):
+        result = extractor.run_once(load_conversation(transcript))
     if as_json:
         echo_json(result.as_json())
     else:

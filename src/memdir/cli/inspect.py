@@ -16,6 +16,7 @@ from memdir.recall.factory import SELECTOR_KINDS
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import RankingSelector
 from memdir.store.files import ensure_dir
+from memdir.store.provenance import recorded_as
 
 __all__ = ["doctor", "init", "path", "prompt", "recall"]
 
@@ -173,6 +174,7 @@ def recall(
 @click.option("--fix", is_flag=True, help="Repair MEMORY.md: add missing lines, drop lines to missing files.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_state
+@recorded_as("doctor")
 def doctor(state: CliState, fix: bool, as_json: bool) -> None:
     """Check every memory file and index; exit 1 when problems remain."""
     with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:

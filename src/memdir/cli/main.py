@@ -56,6 +56,7 @@ def fail(message: str, *, code: int = EXIT_ERROR) -> None:
 # command name -> module of memdir.cli that defines it; a new command adds its line here
 COMMAND_MODULES: Mapping[str, str] = {
     "add": "memories",
+    "diff": "history",
     "agent": "agent",
     "doctor": "inspect",
     "dream": "journal",
@@ -63,6 +64,7 @@ COMMAND_MODULES: Mapping[str, str] = {
     "export": "transfer",
     "extract": "extract",
     "hook": "hooks",
+    "history": "history",
     "hooks": "hooks",
     "import": "transfer",
     "init": "inspect",
@@ -75,11 +77,13 @@ COMMAND_MODULES: Mapping[str, str] = {
     "prompt": "inspect",
     "recall": "inspect",
     "reindex": "index",
+    "restore": "history",
     "rm": "memories",
     "session": "session",
     "show": "memories",
     "team": "team",
     "ui": "ui",
+    "undo": "history",
 }
 
 
@@ -104,6 +108,15 @@ class MemdirGroup(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        from memdir.store.provenance import acting_as
+
+        words = list(sys.argv[1:] if args is None else args)
+        with acting_as("cli", label=_command_label(words)):
+            return self._main(words, prog_name, complete_var, standalone_mode, **extra)
+
+    def _main(
+        self, args: list[str], prog_name: str | None, complete_var: str | None, standalone_mode: bool, **extra: Any
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -121,6 +134,29 @@ class MemdirGroup(click.Group):
         except OSError as exc:
             fail(_os_error_line(exc))
         sys.exit(code if isinstance(code, int) else 0)
+
+
+_GLOBAL_OPTIONS = ("--project", "--memory-dir")
+
+
+def _command_label(args: Sequence[str]) -> str:
+    """The command a run of the CLI was (``add``, ``team pull``), which the history shows beside
+    its changes: the first two words of the command line after the global options."""
+    words: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _GLOBAL_OPTIONS:
+            skip = True
+        elif arg.startswith("-"):
+            if words:
+                break
+        else:
+            words.append(arg)
+            if len(words) == 2:
+                break
+    return " ".join(words)
 
 
 def _os_error_line(exc: OSError) -> str:

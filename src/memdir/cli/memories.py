@@ -141,12 +141,37 @@ def list_memories(
     )
 
 
-@cli.command(epilog="\b\nExamples:\n  memdir show feedback_testing.md")
+@cli.command(
+    epilog="\b\nExamples:\n  memdir show feedback_testing.md\n  memdir show feedback_testing.md --version 2\n"
+    "  memdir show feedback_testing.md --json"
+)
 @click.argument("file", shell_complete=complete_memory_file)
+@click.option("--version", "number", type=click.IntRange(min=1), default=None, help="A recorded version instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON, with where the memory came from.")
 @pass_state
-def show(state: CliState, file: str) -> None:
-    """Print one memory file."""
-    click.echo(state.memory_dir.read_text(file), nl=False)
+def show(state: CliState, file: str, number: int | None, as_json: bool) -> None:
+    """Print one memory file (or one of its recorded versions).
+
+    At a terminal a last line says where it came from and when it last changed; piped, the file alone.
+    """
+    from memdir.store.history_ops import provenance_json, provenance_line
+
+    directory = state.memory_dir
+    if number is not None:
+        from memdir.cli.history import view_of
+
+        text = view_of(state).text(file, number)
+    else:
+        text = directory.read_text(file)
+    if as_json:
+        rel = directory.relative(directory.resolve(file))
+        echo_json({"file": rel, "version": number, "text": text, **provenance_json(directory, rel)})
+        return
+    click.echo(text, nl=False)
+    if number is None and is_terminal(sys.stdout):
+        line = provenance_line(directory, file)
+        if line:
+            click.echo(("" if text.endswith("\n") else "\n") + click.style(line, dim=True))
 
 
 @cli.command(epilog="\b\nExamples:\n  memdir rm project_release_freeze.md")

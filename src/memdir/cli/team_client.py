@@ -11,7 +11,9 @@ import click
 
 from memdir.cli.extras import require_extra
 from memdir.cli.terminal import is_terminal, print_table, progress
+from memdir.config import watch_history
 from memdir.errors import MemdirError
+from memdir.store.provenance import acting_as, current
 from memdir.team import sync as sync_ops
 from memdir.team.client import TeamClient, resolve_endpoint
 from memdir.team.protocol import validate_key
@@ -57,7 +59,8 @@ def _session(server: str | None, secret: str | None, repo: str | None) -> Iterat
         settings_server=config.setting("teamServer"),
         environment=config.environment,
     )
-    with TeamClient(endpoint) as client:
+    watch_history(config)
+    with TeamClient(endpoint) as client, acting_as(f"team:{endpoint.repo}", run=current().run, label=current().label):
         yield client, config.team_dir
 
 

@@ -30,6 +30,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
+from memdir.store.provenance import recorded_as
 from memdir.store.scan import LOGS_DIRNAME
 
 __all__ = ["export", "import_"]
@@ -219,6 +220,7 @@ Examples:
     help="Print JSON: written, unchanged, skipped, renamed, replaced, merged, indexed.",
 )
 @pass_state
+@recorded_as("import")
 def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: bool) -> None:
     """Bring an export (JSON Lines or tar) into the memory directory, keeping MEMORY.md in step."""
     directory = state.memory_dir

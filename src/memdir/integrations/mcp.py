@@ -23,6 +23,7 @@ from memdir.model.markup import neutralise
 from memdir.prompt import build_memory_prompt
 from memdir.recall.selector import Selector
 from memdir.store.memdir import MemoryDir
+from memdir.store.provenance import acting_as
 
 try:
     from mcp.server import MCPServer
@@ -125,6 +126,12 @@ class MemdirMCPServer(MCPServer):
         super().__init__(**kwargs)
         self.toolbox = toolbox
 
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """Every change a tool call makes is recorded as ``mcp:<client name>`` (from the client's
+        ``initialize``), one run per call."""
+        with acting_as(f"mcp:{_client_name(context)}", label=f"mcp {name}"):
+            return await super().call_tool(name, arguments, context)
+
     async def list_resources(self) -> list[Resource]:
         listed: list[Resource] = list(await super().list_resources())
         for header in self.toolbox.memory_dir.list():
@@ -138,6 +145,15 @@ class MemdirMCPServer(MCPServer):
                 )
             )
         return listed
+
+
+def _client_name(context: Any) -> str:
+    """The name the client gave in ``initialize`` (``claude-code``, ``cursor``), or ``unknown``."""
+    try:
+        info = context.request_context.connection.client_params.client_info
+        return str(info.name) or "unknown"
+    except (AttributeError, LookupError, ValueError):
+        return "unknown"
 
 
 def _package_version() -> str:
@@ -240,6 +256,28 @@ def create_server(
         if not file:
             return _missing("file")
         return _result(toolbox.read(file))
+
+    @server.tool(
+        name="history",
+        description="Recorded changes, newest first: of one memory (file) or of all. Each says who made it "
+        "(by: cli, mcp:<client>, extract:<session>, dream:<run>, external, ...), when, and its version number.",
+        annotations=read_only,
+    )
+    def history(file: File = None, limit: int = 50) -> CallToolResult:
+        return _result(toolbox.history(file, limit=limit))
+
+    @server.tool(
+        name="restore",
+        description="Bring a memory back as one of its versions left it (a deleted memory too; see history "
+        "for version numbers). Its MEMORY.md line follows; the restore is itself a new version.",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+    )
+    def restore(file: File = None, version: int | None = None) -> CallToolResult:
+        if not file:
+            return _missing("file")
+        if version is None:
+            return _missing("version")
+        return _result(toolbox.restore(file, version))
 
     @server.resource(INDEX_URI, name=ENTRYPOINT_NAME, description="The MEMORY.md index.", mime_type="text/markdown")
     def index() -> str:

@@ -33,6 +33,7 @@ from memdir.store.scan import MemoryHeader
 __all__ = ["MemoryToolbox", "Outcome", "parse_type"]
 
 _TYPE_NAMES = ", ".join(t.value for t in MEMORY_TYPES)
+_NO_HISTORY = "no history is kept for this memory directory (the settings key memdir.history is false)"
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,48 @@ class MemoryToolbox:
             text = neutralise(self.memory_dir.read_text(rel))
         except MemdirError as exc:
             return Outcome.refused(exc)
-        return Outcome(ok=True, payload={"file": neutralise(rel), "content": text}, text=text)
+        from memdir.store.history_ops import provenance_json
+
+        return Outcome(
+            ok=True,
+            payload={"file": neutralise(rel), "content": text, **provenance_json(self.memory_dir, rel)},
+            text=text,
+        )
+
+    def _history_name(self, file: str) -> str:
+        """A file the history knows: a live memory found as :meth:`find` finds it, else the name as
+        given (a deleted memory is in the history only)."""
+        try:
+            return self.find(file)
+        except MemoryNotFound:
+            given = file.strip().removeprefix(self.memory_dir.path)
+            return self.memory_dir.relative(self.memory_dir.resolve(given if given.endswith(".md") else given + ".md"))
+
+    def history(self, file: str | None = None, *, limit: int = 50) -> Outcome:
+        """Recorded changes newest first (of one memory, or of the whole directory), with who made
+        each (``by``) and the run it belonged to."""
+        view = self.memory_dir.history
+        if view is None:
+            return Outcome(ok=False, payload={"status": "refused", "rule": "no-history", "message": _NO_HISTORY})
+        try:
+            rel = self._history_name(file) if file else None
+            rows = view.versions(rel, limit=max(1, min(limit, 500)))
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        versions = [{**row.as_json(), "file": neutralise(row.file)} for row in rows]
+        return Outcome(ok=True, payload={"file": None if rel is None else neutralise(rel), "versions": versions})
+
+    def restore(self, file: str, version: int) -> Outcome:
+        """Bring back ``file`` as its version ``version`` left it (a deleted memory too); recorded
+        as a new version, so it can be undone."""
+        view = self.memory_dir.history
+        if view is None:
+            return Outcome(ok=False, payload={"status": "refused", "rule": "no-history", "message": _NO_HISTORY})
+        try:
+            row = view.restore(self._history_name(file), version)
+        except MemdirError as exc:
+            return Outcome.refused(exc)
+        return Outcome(ok=True, payload={"status": "restored", "restored_from": version, **row.as_json()})
 
     def index(self) -> str:
         return neutralise(self.memory_dir.index_text())

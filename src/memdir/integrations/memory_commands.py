@@ -15,7 +15,6 @@ This module needs no SDK: :mod:`memdir.integrations.memory_tool` wraps it in the
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +22,7 @@ from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
-from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, remove_file
+from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path, remove_file, remove_tree
 from memdir.store.memdir import MemoryDir
 
 __all__ = ["MEMORIES_ROOT", "CommandError", "MemoryCommands"]
@@ -258,7 +257,7 @@ class MemoryCommands:
             topics = self._topics_under(target.rel)
             self.memory_dir.check_removal(target.path)
             if os.path.isdir(target.path) and not os.path.islink(target.path):
-                shutil.rmtree(target.path)
+                remove_tree(target.path)
             elif os.path.lexists(target.path):
                 remove_file(target.path)
             else:
@@ -285,7 +284,7 @@ class MemoryCommands:
             topics = self._topics_under(old.rel)
             self.memory_dir.check_move(old.path, new.path)
             ensure_dir(os.path.dirname(new.path))
-            os.replace(old.path, new.path)
+            move_path(old.path, new.path)
             changed = False
             for rel in topics:
                 moved = new.rel + rel[len(old.rel) :]
@@ -312,7 +311,7 @@ class MemoryCommands:
                     continue
                 full = os.path.join(self.memory_dir.root, name)
                 if os.path.isdir(full) and not os.path.islink(full):
-                    shutil.rmtree(full)
+                    remove_tree(full)
                 else:
                     remove_file(full)
         return "All memory cleared"

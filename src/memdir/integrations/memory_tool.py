@@ -19,6 +19,7 @@ from memdir.errors import MemdirError
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.memory_session import MemorySession
 from memdir.store.memdir import MemoryDir
+from memdir.store.provenance import acting_as
 
 try:
     import anyio.to_thread
@@ -55,7 +56,8 @@ def _commands(memory_dir: MemoryDir | str | None, config: MemoryConfig | None, p
 def _run(action: Callable[[], T]) -> T:
     """Turn memdir's refusals into the SDK's ToolError, so the model gets an error tool_result."""
     try:
-        return action()
+        with acting_as("memory-tool", label="memory tool"):
+            return action()
     except MemdirError as exc:
         raise ToolError(exc.message) from exc
 

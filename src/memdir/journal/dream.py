@@ -12,6 +12,7 @@ it when the model batches independent tool calls, and a confused model cannot lo
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
-from memdir.config import MemoryConfig, team_secret_guard
+from memdir.config import MemoryConfig, team_secret_guard, watch_history
 from memdir.errors import ConfigError, MemdirError, ModelNotConfigured
 from memdir.journal.daily_log import LOGS_DIRNAME, list_logs
 from memdir.journal.gate import DreamGate, GateDecision, sessions_since
@@ -31,6 +32,7 @@ from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.memory import FrontmatterLayout
 from memdir.store.files import read_bytes_limited
 from memdir.store.memdir import MemoryDir
+from memdir.store.provenance import Provenance, acting_as, new_run_id
 from memdir.templates import frontmatter_type, render_template
 
 __all__ = ["DreamReport", "arun_dream", "run_dream"]
@@ -115,7 +117,14 @@ def _protect_logs(tool: FileTool, memory: MemoryDir) -> FileTool:
     return FileTool(tool.spec, run)
 
 
+def _as_dream() -> contextlib.AbstractContextManager[Provenance]:
+    """Every change the dream makes is recorded as ``dream:<run id>``, one run per dream."""
+    run = new_run_id()
+    return acting_as(f"dream:{run}", run=run, label="dream")
+
+
 def _tools(config: MemoryConfig) -> tuple[MemoryFileTools, list[FileTool]]:
+    watch_history(config)
     memory = MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=(team_secret_guard,))
     memory_tools = MemoryFileTools(memory)
     tools = [
@@ -306,7 +315,8 @@ def run_dream(
         return prepared
     assert model is not None
     try:
-        run = run_agent(model, prepared.steps)
+        with _as_dream():
+            run = run_agent(model, prepared.steps)
     except BaseException:
         prepared.failed()
         raise
@@ -341,7 +351,8 @@ async def arun_dream(
         return prepared
     assert model is not None
     try:
-        run = await arun_agent(model, prepared.steps)
+        with _as_dream():
+            run = await arun_agent(model, prepared.steps)
     except BaseException:
         prepared.failed()
         raise

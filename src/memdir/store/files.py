@@ -16,8 +16,8 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, BinaryIO
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from memdir.errors import LockTimeout, MemoryFormatError
 
@@ -32,10 +32,14 @@ __all__ = [
     "atomic_write",
     "ensure_dir",
     "lock_directory",
+    "move_path",
+    "observe_writes",
+    "observer_for",
     "open_regular",
     "read_bytes_limited",
     "remove_file",
     "remove_stale_temps",
+    "remove_tree",
     "stale_temp_files",
     "write_json",
 ]
@@ -85,6 +89,9 @@ def atomic_write(
         directory,
         f".{os.path.basename(target)}.tmp.{os.getpid()}.{int(time.time() * 1000)}.{os.urandom(4).hex()}",
     )
+    watched = _watched(target) if _observers else None
+    if watched is not None:
+        watched[0].before(watched[1])
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, final_mode)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -100,6 +107,8 @@ def atomic_write(
         raise
     if durable:
         _fsync_dir(directory)
+    if watched is not None:
+        watched[0].written(watched[1], payload)
 
 
 # The name atomic_write gives its temp file: .<target>.tmp.<pid>.<milliseconds>.<8 hex digits>
@@ -164,12 +173,114 @@ def write_json(path: str | os.PathLike[str], data: object, *, durable: bool = Tr
 
 def remove_file(path: str | os.PathLike[str]) -> bool:
     """Delete ``path``; return False when it was already gone."""
+    watched = _watched(_real_parent(path)) if _observers else None
+    if watched is not None:
+        watched[0].before(watched[1])
     try:
         os.unlink(path)
     except FileNotFoundError:
         return False
     _fsync_dir(os.path.dirname(os.path.abspath(os.fspath(path))))
+    if watched is not None:
+        watched[0].removed(watched[1])
     return True
+
+
+def remove_tree(path: str | os.PathLike[str]) -> None:
+    """Delete a directory and everything in it, each file through :func:`remove_file` (so a
+    watched directory's history records every file removed)."""
+    import shutil
+
+    top = os.fspath(path)
+    if _observers and _watched(os.path.realpath(top) + os.sep + "x") is not None:
+        for folder, _, names in os.walk(top, topdown=False):
+            for name in names:
+                remove_file(os.path.join(folder, name))
+    shutil.rmtree(top)
+
+
+def move_path(old: str | os.PathLike[str], new: str | os.PathLike[str]) -> None:
+    """Rename a file or directory (``os.replace``); a watched directory's history records each
+    file moved, with its content, under both names."""
+    source, target = os.fspath(old), os.fspath(new)
+    watched = _watched(_real_parent(source)) if _observers else None
+    moved: list[tuple[str, str]] = []
+    if watched is not None:
+        if os.path.isdir(source) and not os.path.islink(source):
+            for folder, _, names in os.walk(source):
+                for name in names:
+                    inner = os.path.relpath(os.path.join(folder, name), source).replace(os.sep, "/")
+                    moved.append((f"{watched[1]}/{inner}", inner))
+        else:
+            moved.append((watched[1], ""))
+        for rel, _ in moved:
+            watched[0].before(rel)
+    os.replace(source, target)
+    destination = _watched(_real_parent(target)) if watched is not None else None
+    if watched is None:
+        return
+    for rel, inner in moved:
+        new_rel = None if destination is None else (f"{destination[1]}/{inner}" if inner else destination[1])
+        watched[0].moved(rel, new_rel)
+
+
+class WriteObserver(Protocol):
+    """What watches a memory directory's writes (its history): told before a file changes, so the
+    content about to be replaced is kept, and after, with what is there now."""
+
+    def before(self, rel: str) -> None: ...
+
+    def written(self, rel: str, data: bytes) -> None: ...
+
+    def removed(self, rel: str) -> None: ...
+
+    def moved(self, old: str, new: str | None) -> None: ...
+
+
+# real directory + separator -> the function that opens its observer (called on the first write, so
+# registering costs a read-only process nothing); and the observers opened so far.
+_observers: dict[str, Callable[[], WriteObserver | None]] = {}
+_opened: dict[str, WriteObserver | None] = {}
+
+
+def observe_writes(root: str, opener: Callable[[], WriteObserver | None] | None) -> None:
+    """Have every write this module makes under ``root`` (and its real path) reported to the
+    observer ``opener`` returns, opened on the first such write; None stops watching ``root``."""
+    for spelling in {os.path.abspath(root), os.path.realpath(root)}:
+        prefix = spelling.rstrip(os.sep) + os.sep
+        _opened.pop(prefix, None)
+        if opener is None:
+            _observers.pop(prefix, None)
+        else:
+            _observers[prefix] = opener
+
+
+def observer_for(root: str) -> WriteObserver | None:
+    """The observer watching ``root``, opened now if it was not yet; None when nothing watches it."""
+    found = _watched(os.path.realpath(root) + os.sep + "x")
+    return None if found is None else found[0]
+
+
+def _real_parent(path: str | os.PathLike[str]) -> str:
+    """The real path of a name, its last part kept as it is (a symlink is removed, not its target)."""
+    name = os.path.abspath(os.fspath(path))
+    return os.path.join(os.path.realpath(os.path.dirname(name)), os.path.basename(name))
+
+
+def _watched(target: str) -> tuple[WriteObserver, str] | None:
+    """(observer, path relative to its directory) for a real path under a watched directory. Names
+    starting with a dot (memdir's lock, temp and sync files, ``.git``) are never recorded."""
+    for prefix, opener in _observers.items():
+        if not target.startswith(prefix):
+            continue
+        rel = target[len(prefix) :].replace(os.sep, "/")
+        if any(part.startswith(".") for part in rel.split("/")):
+            return None
+        if prefix not in _opened:
+            _opened[prefix] = opener()
+        observer = _opened[prefix]
+        return None if observer is None else (observer, rel)
+    return None
 
 
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:

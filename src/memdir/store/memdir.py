@@ -24,6 +24,7 @@ from memdir.store.files import (
     atomic_write,
     ensure_dir,
     lock_directory,
+    move_path,
     read_bytes_limited,
     remove_file,
     remove_stale_temps,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     # every hook imports this module and uses none of them, and building a dataclass costs Python
     # 3.11 a few tenths of a millisecond each.
     from memdir.model.memory import Memory
+    from memdir.store.history_ops import HistoryView
     from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
 
 __all__ = [
@@ -103,6 +105,14 @@ class MemoryDir:
 
     def ensure(self) -> None:
         ensure_dir(self.root)
+
+    @property
+    def history(self) -> HistoryView | None:
+        """Every version of every file here, who made it and when, with restore and undo
+        (docs/history.md); None when no history is kept for this directory."""
+        from memdir.store.history_ops import history_of
+
+        return history_of(self)
 
     # -- paths -----------------------------------------------------------------------------
     def resolve(self, file: str) -> str:
@@ -392,7 +402,7 @@ class MemoryDir:
                 raise MemoryExists(f"{new_rel} already exists; delete it first or pick another name", path=new_path)
             self.check_move(old_path, new_path)
             ensure_dir(os.path.dirname(new_path))
-            os.replace(old_path, new_path)
+            move_path(old_path, new_path)
             if old_index == new_index:
                 changed = self._rewrite_index(old_index, lambda t: rename_entry(t, old_target, new_target))
             else:

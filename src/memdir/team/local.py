@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memdir.containment import validate_team_mem_key
 from memdir.errors import MemdirError
-from memdir.store.files import LOCK_NAME, atomic_write, lock_directory
+from memdir.store.files import LOCK_NAME, atomic_write, lock_directory, remove_file
 from memdir.team.protocol import MAX_ENTRY_BYTES, validate_key
 from memdir.team.secrets import scan_for_secrets
 from memdir.team.state import SecretSkip, SkippedFile
@@ -249,9 +249,7 @@ def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
                 continue
             if op.content is None:
                 try:
-                    os.unlink(target)
-                except FileNotFoundError:
-                    pass
+                    remove_file(target)
                 except OSError as exc:
                     skipped.append(SkippedFile(op.key, "delete-failed", f"{target}: {exc.strerror or exc}"))
                     continue

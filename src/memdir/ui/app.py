@@ -40,6 +40,7 @@ from memdir.model.memory_type import MEMORY_TYPES
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir, default_filename
+from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
 from memdir.team.sync import TeamStatus
@@ -103,7 +104,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
 
     async def work(fn: Callable[[], T]) -> T:
         def locked() -> T:
-            with services.lock:
+            with services.lock, acting_as("ui", label="web view"):
                 return fn()
 
         return await run_in_threadpool(locked)

@@ -1,0 +1,250 @@
+"""What a person does with a memory directory's history: list, show, diff, restore, undo, prune.
+
+:class:`HistoryView` binds a :class:`~memdir.store.history.History` to its
+:class:`~memdir.store.memdir.MemoryDir` (``memory_dir.history``), so that a restore or an undo
+writes through the store like any other change: under the directory's lock, through its write
+guards, with ``MEMORY.md`` kept in step, and recorded as a new version (a restore never rewrites
+the past, so a restore can itself be undone).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from memdir.errors import MemdirError
+from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.store.history import History, HistoryError, Run, Version, iso_time
+from memdir.store.provenance import EXTERNAL, acting_as, current
+
+if TYPE_CHECKING:
+    from memdir.store.memdir import MemoryDir
+
+__all__ = ["HistoryView", "UndoReport", "history_of", "provenance_json", "provenance_line"]
+
+UNDO_LABEL = "undo"
+
+
+def history_of(memory_dir: MemoryDir) -> HistoryView | None:
+    """The history of ``memory_dir``, or None when none is kept (``memdir.history`` false, or a
+    directory opened without a configuration)."""
+    from memdir.store.files import observer_for
+
+    found = observer_for(memory_dir.root)
+    return HistoryView(memory_dir, found) if isinstance(found, History) else None
+
+
+def provenance_json(memory_dir: MemoryDir, file: str) -> dict[str, object]:
+    """``{"origin", "lastChange"}`` of a file (see :meth:`HistoryView.provenance`); both None when
+    the directory keeps no history."""
+    view = history_of(memory_dir)
+    return view.provenance(file) if view is not None else {"origin": None, "lastChange": None}
+
+
+def provenance_line(memory_dir: MemoryDir, file: str) -> str:
+    """One line for a person: ``created by cli at …; last changed by extract:… at … (version 3)``."""
+    found = provenance_json(memory_dir, file)
+    origin, last = found["origin"], found["lastChange"]
+    parts = []
+    if isinstance(origin, dict):
+        parts.append(f"created by {origin['by']} at {origin['at']}")
+    if isinstance(last, dict) and last != origin:
+        parts.append(f"last changed by {last['by']} at {last['at']}")
+    if isinstance(last, dict):
+        parts.append(f"version {last['version']}")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class UndoReport:
+    """What an undo did: files put back as they were before the run, and files left alone
+    because something changed them after the run (each with that later change)."""
+
+    run: str
+    undo_run: str
+    restored: tuple[str, ...] = ()
+    conflicts: tuple[Version, ...] = field(default=())
+
+
+class HistoryView:
+    """The history of one memory directory, as its store's Python API (``memory_dir.history``)."""
+
+    def __init__(self, memory_dir: MemoryDir, history: History) -> None:
+        self.memory_dir = memory_dir
+        self.db = history
+
+    @property
+    def path(self) -> str:
+        return self.db.path
+
+    def sync(self) -> int:
+        """Record what others changed since memdir last looked; returns how many changes."""
+        return self.db.sync()
+
+    def _rel(self, file: str) -> str:
+        return self.memory_dir.relative(self.memory_dir.resolve(file))
+
+    def versions(self, file: str | None = None, *, limit: int | None = None, run: str | None = None) -> list[Version]:
+        """Changes newest first (of one file, one run, or all), after recording external ones."""
+        self.sync()
+        return self.db.versions(None if file is None else self._rel(file), limit=limit, run=run)
+
+    def runs(self, *, limit: int | None = None) -> list[Run]:
+        self.sync()
+        return self.db.runs(limit=limit)
+
+    def text(self, file: str, version: int) -> str:
+        """The text of ``file`` as its version ``version`` left it."""
+        rel = self._rel(file)
+        found = self.db.version(rel, version)
+        if found.hash is None:
+            raise HistoryError(
+                f"version {version} of {rel} is its {found.change} (the file was gone after it); "
+                f"show an earlier version (see 'memdir history {rel}')",
+                path=rel,
+            )
+        return self.db.content(found.hash).decode("utf-8", errors="replace")
+
+    def last_change(self, file: str) -> Version | None:
+        """The newest recorded change of ``file`` (where it came from, and when it last changed)."""
+        rows = self.versions(file, limit=1)
+        return rows[0] if rows else None
+
+    def provenance(self, file: str) -> dict[str, object]:
+        """Where ``file`` came from and when it last changed, as JSON: ``origin`` (the change that
+        created it) and ``lastChange``, each ``{"by", "at", "version", "change"}`` or None."""
+        rel = self._rel(file)
+        self.db.refresh_file(rel)
+        rows = self.db.versions(rel)
+
+        def brief(row: Version | None) -> dict[str, object] | None:
+            if row is None:
+                return None
+            return {"by": row.by, "at": iso_time(row.at), "version": row.version, "change": row.change}
+
+        origin = next((row for row in rows if row.change in ("create", "rename") and row.hash is not None), None)
+        return {"origin": brief(origin), "lastChange": brief(rows[0] if rows else None)}
+
+    def diff(self, file: str, *, start: int | None = None, end: int | None = None) -> str:
+        """A unified diff of ``file`` between two versions; by default the last change."""
+        rel = self._rel(file)
+        rows = self.versions(rel)
+        if not rows:
+            raise HistoryError(f"{rel} has no recorded versions", path=rel)
+        end = rows[0].version if end is None else end
+        start = end - 1 if start is None else start
+        after = self._text_or_empty(rel, end)
+        before = self._text_or_empty(rel, start) if start >= 1 else ""
+        lines = difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), f"{rel}@v{start}", f"{rel}@v{end}"
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+    def _text_or_empty(self, rel: str, version: int) -> str:
+        found = self.db.version(rel, version)
+        return "" if found.hash is None else self.db.content(found.hash).decode("utf-8", errors="replace")
+
+    # -- changing ------------------------------------------------------------------------------
+    def restore(self, file: str, version: int) -> Version:
+        """Put ``file`` back as its version ``version`` left it (a deleted memory too), with its
+        ``MEMORY.md`` line; the restore is recorded as a new version. Returns that version."""
+        rel = self._rel(file)
+        text = self.text(rel, version)
+        self.sync()
+        with acting_as(current().by, label=f"restore {rel} v{version}"):
+            self._put(rel, text)
+            self._follow_index(rel)
+        return self.db.versions(rel, limit=1)[0]
+
+    def _put(self, rel: str, text: str | None) -> None:
+        from memdir.store.files import remove_file
+
+        if text is None:
+            path = self.memory_dir.resolve(rel)
+            if os.path.lexists(path):
+                self.memory_dir.check_removal(path)
+                remove_file(path)
+            return
+        try:
+            if self.memory_dir.read_text(rel) == text:
+                return
+        except MemdirError:
+            pass
+        self.memory_dir.write_text(rel, text)
+
+    def _follow_index(self, rel: str) -> None:
+        """Give a restored topic file its index line (or take away a removed one's)."""
+        if not rel.endswith(".md") or os.path.basename(rel) == ENTRYPOINT_NAME:
+            return
+        if self.memory_dir.index_read_only is not None:
+            return
+        from memdir.model.index import IndexEntry, remove_entry, upsert_entry
+        from memdir.model.memory import Memory
+
+        index_path, target = self.memory_dir.index_for(rel)
+        if not self.memory_dir.exists(rel):
+            self.memory_dir.rewrite_index(lambda text: remove_entry(text, target), index_path=index_path)
+            return
+        try:
+            memory = Memory.parse(self.memory_dir.read_text(rel))
+        except MemdirError:
+            return
+        if not (memory.name and memory.description) or "\n" in memory.description:
+            return
+        entry = IndexEntry(title=memory.name, file=target, hook=memory.description)
+        try:
+            self.memory_dir.rewrite_index(lambda text: upsert_entry(text, entry), index_path=index_path)
+        except MemdirError:
+            pass  # an index too full for the release in use: the memory is back, recall finds it
+
+    def undo(self, run: str, *, force: bool = False) -> UndoReport:
+        """Put every file ``run`` changed back as it was before the run. A file changed again after
+        the run is left alone (reported as a conflict) unless ``force``: an undo never silently
+        drops a later edit (and with ``force`` that edit stays in the history)."""
+        self.sync()
+        rows = sorted(self.db.versions(run=run), key=lambda row: row.id)
+        if not rows:
+            raise HistoryError(f"no run {run!r} in the history (see 'memdir history --runs')")
+        first: dict[str, Version] = {}
+        last: dict[str, Version] = {}
+        for row in rows:
+            first.setdefault(row.file, row)
+            last[row.file] = row
+        restored: list[str] = []
+        conflicts: list[Version] = []
+        with acting_as(current().by, label=f"{UNDO_LABEL} {run}") as undo_run:
+            raw: set[str] = set()
+            for rel in sorted(first, key=lambda name: os.path.basename(name) == ENTRYPOINT_NAME):
+                newest = self.db.versions(rel, limit=1)[0]
+                if newest.id != last[rel].id and not force:
+                    conflicts.append(newest)
+                    continue
+                previous = first[rel].version - 1
+                text = self._text_or_none(rel, previous) if previous >= 1 else None
+                self._put(rel, text)
+                restored.append(rel)
+                raw.add(rel)
+            for rel in restored:
+                index_path, _ = self.memory_dir.index_for(rel)
+                if self.memory_dir.relative(index_path) not in raw:
+                    self._follow_index(rel)
+            self.db.mark_undone(run, undo_run.run)
+        return UndoReport(run, undo_run.run, tuple(restored), tuple(conflicts))
+
+    def _text_or_none(self, rel: str, version: int) -> str | None:
+        found = self.db.version(rel, version)
+        return None if found.hash is None else self.db.content(found.hash).decode("utf-8", errors="replace")
+
+    def last_run(self) -> Run:
+        """The most recent run that can be undone: not an undo, not already undone, not a change
+        found by a scan."""
+        for run in self.runs():
+            if run.by == EXTERNAL or run.undone_by or run.label.startswith(UNDO_LABEL + " "):
+                continue
+            return run
+        raise HistoryError("nothing to undo: no recorded run changed this memory directory")
+
+    def prune(self, *, keep_days: float | None = None, keep_versions: int | None = None) -> tuple[int, int]:
+        return self.db.prune(keep_days=keep_days, keep_versions=keep_versions)

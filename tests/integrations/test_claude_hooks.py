@@ -1,13 +1,17 @@
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from memdir.config import open_memory_dir, read_environment, resolve_config
 from memdir.integrations.hook_launch import RECORD_ENV_VAR, spawn_detached
 from memdir.integrations.hooks import run_hook
+from memdir.integrations.turn_wait import reply_digest
 from memdir.llm import FORBID_ENV_VAR
 from memdir.model.memory import Memory, MemoryType
 from memdir.paths import sanitize_path
@@ -124,11 +128,12 @@ def test_session_start_adds_the_index_only_for_a_directory_claude_code_does_not_
 
 
 def test_stop_starts_extraction_detached_with_the_exact_command_line(tmp_path, project, env):
-    data = hook_input(tmp_path, project, stop_hook_active=False)
+    data = hook_input(tmp_path, project, stop_hook_active=False, last_assistant_message="Noted.", prompt_id="p-7")
     launcher = Recorder()
     result = run_hook(
         "stop", data, environment=read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"}), launcher=launcher
     )
+    log = str(tmp_path / "claude" / "memdir" / "logs" / "extract.log")
     assert result.output is None and result.launched == "handle"
     assert launcher.calls == [
         (
@@ -142,10 +147,32 @@ def test_stop_starts_extraction_detached_with_the_exact_command_line(tmp_path, p
                 "--transcript",
                 data["transcript_path"],
                 "--json",
+                "--wait",
+                "10",
+                "--log",
+                log,
+                "--reply",
+                reply_digest("Noted."),
+                "--prompt-id",
+                "p-7",
             ],
-            str(tmp_path / "claude" / "memdir" / "logs" / "extract.log"),
+            log,
         )
     ]
+    [line] = Path(log).read_text(encoding="utf-8").splitlines()
+    expected = f"session s1: started extract, waiting for reply {reply_digest('Noted.')} to prompt p-7"
+    assert line.endswith(f" hook stop [pid {os.getpid()}]: {expected}")
+
+
+def test_stop_starts_extraction_before_claude_code_has_written_the_transcript(tmp_path, project, env):
+    data = hook_input(tmp_path, project, stop_hook_active=False)
+    os.remove(data["transcript_path"])
+    launcher = Recorder()
+    result = run_hook(
+        "stop", data, environment=read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"}), launcher=launcher
+    )
+    assert result.note == "started extract" and len(launcher.calls) == 1
+    assert launcher.calls[0][0][-2:] == ["--reply", "new"]
 
 
 def test_stop_does_nothing_without_a_model_or_when_already_inside_a_stop_hook(tmp_path, project, env):
@@ -180,11 +207,15 @@ def test_the_model_can_come_from_the_settings_file(tmp_path, project, env):
         environment=read_environment(env),
         launcher=launcher,
     )
-    assert launcher.calls[0][0][-4:] == [
+    assert launcher.calls[0][0][-8:] == [
         "extract",
         "--transcript",
         hook_input(tmp_path, project)["transcript_path"],
         "--json",
+        "--wait",
+        "10",
+        "--log",
+        launcher.calls[0][1],
     ]
 
 
@@ -214,6 +245,10 @@ def test_pre_compact_starts_a_session_notes_update(tmp_path, project, env):
         data["transcript_path"],
         "--session-id",
         "s1",
+        "--wait",
+        "10",
+        "--log",
+        log,
     ]
     assert log.endswith(os.path.join("memdir", "logs", "session.log"))
 
@@ -229,12 +264,70 @@ def test_hooks_do_nothing_when_auto_memory_is_disabled(tmp_path, project, env, m
     assert "disabled" in recall.note
 
 
-def test_the_detached_launcher_starts_a_new_session_and_logs_stderr(tmp_path):
+def wait_for_text(path, timeout=30.0):
+    """The file's text once it has some (a detached command writes it at its own pace)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.is_file() and path.read_text(encoding="utf-8").endswith("\n"):
+            return path.read_text(encoding="utf-8")
+        time.sleep(0.05)
+    raise AssertionError(f"{path} got no complete line within {timeout} s")
+
+
+def test_the_detached_launcher_starts_a_command_outside_the_callers_session_and_logs_its_stderr(tmp_path):
     log = tmp_path / "logs" / "extract.log"
-    code = "import os, sys; sys.stderr.write(f'leader={os.getsid(0) == os.getpid()}')"
-    handle = spawn_detached([sys.executable, "-c", code], str(log))
-    assert handle.wait(timeout=30) == 0
-    assert log.read_text(encoding="utf-8") == "leader=True"
+    code = "import os, sys; sys.stderr.write(f'{os.getpid()} {os.getsid(0)} {os.getpgid(0)} {os.getppid()}\\n')"
+    pid = spawn_detached([sys.executable, "-c", code], str(log))
+    printed, session, group, parent = map(int, wait_for_text(log).split())
+    assert printed == pid
+    assert session != os.getsid(0) and group != os.getpgid(0) and parent != os.getpid()
+
+
+def descendants(pid):
+    """Every process below ``pid`` by parent PID: what tree-kill finds and kills."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads parent PIDs from /proc")
+def test_a_launched_command_outlives_a_kill_of_the_hooks_process_tree_and_group(tmp_path):
+    marker = tmp_path / "survived.txt"
+    log = tmp_path / "logs" / "extract.log"
+    command = f"import pathlib, time; time.sleep(1.0); pathlib.Path({str(marker)!r}).write_text('survived\\n')"
+    hook = (
+        "import sys, time\n"
+        "from memdir.integrations.hook_launch import spawn_detached\n"
+        f"print(spawn_detached([sys.executable, '-c', {command!r}], {str(log)!r}), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    parent = subprocess.Popen(
+        [sys.executable, "-c", hook], stdout=subprocess.PIPE, text=True, start_new_session=True, env=env
+    )
+    try:
+        launched = int(parent.stdout.readline())
+        below = descendants(parent.pid)
+        assert launched not in below
+        # What Claude Code does to a hook it gives up on: SIGKILL to the hook's tree and group.
+        for pid in below:
+            os.kill(pid, signal.SIGKILL)
+        os.killpg(parent.pid, signal.SIGKILL)
+    finally:
+        parent.kill()
+        parent.wait(timeout=30)
+        parent.stdout.close()
+    assert wait_for_text(marker) == "survived\n"
 
 
 def cli_hook(tmp_path, event, stdin, env, *extra):
@@ -268,7 +361,8 @@ def test_the_cli_stop_hook_records_its_launch_and_returns(tmp_path, project, env
     done = cli_hook(tmp_path, "stop", json.dumps(data), {**env, "MEMDIR_MODEL": "x:y", RECORD_ENV_VAR: str(record)})
     assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
     launch = json.loads(record.read_text(encoding="utf-8"))
-    assert launch["argv"][3:] == ["--project", project, "extract", "--transcript", data["transcript_path"], "--json"]
+    assert launch["argv"][3:9] == ["--project", project, "extract", "--transcript", data["transcript_path"], "--json"]
+    assert launch["argv"][9:] == ["--wait", "10", "--log", launch["log"], "--reply", "new"]
 
 
 @pytest.mark.parametrize("stdin", ["{not json", "[1, 2]", '{"session_id": "../../etc", "prompt": "a b"}'])

@@ -150,20 +150,54 @@ def show(state: CliState, transcript: str | None, session_id: str | None, as_jso
 Examples:
   memdir session update --transcript 3f2a.jsonl
   memdir session update --transcript 3f2a.jsonl --force --model anthropic:claude-sonnet-4-6 --json
+  memdir session update --transcript 3f2a.jsonl --session-id 3f2a --wait 10 --log session.log
 """
 )
 @_TRANSCRIPT
 @_SESSION_ID
 @click.option("--model", "model_spec", default=None, help="Model spec (default: MEMDIR_MODEL or memdir.model).")
 @click.option("--force", is_flag=True, help="Update now, whatever the thresholds say.")
+@click.option(
+    "--wait",
+    type=click.FloatRange(0, 600),
+    default=0.0,
+    show_default=True,
+    help="Wait up to this many seconds for the transcript to exist and stop changing.",
+)
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Append one line saying what was read and whether the notes changed.",
+)
 @_JSON
 @pass_state
 def update(
-    state: CliState, transcript: str, session_id: str | None, model_spec: str | None, force: bool, as_json: bool
+    state: CliState,
+    transcript: str,
+    session_id: str | None,
+    model_spec: str | None,
+    force: bool,
+    wait: float,
+    log_file: str | None,
+    as_json: bool,
 ) -> None:
     """Update the notes when the update rule says so (always with --force)."""
+    messages, how = _waited_messages(transcript, wait)
+    if not messages and wait > 0:
+        _log(log_file, f"session {session_id or transcript}: {how}; nothing to read, notes unchanged")
+        return
     memory = _memory(state, transcript, session_id, update=True, model_spec=model_spec)
-    outcome = memory.update(_messages(transcript), force=force)
+    outcome = memory.update(messages, force=force)
+    if log_file is not None:
+        from memdir.integrations.hook_log import describe_read
+
+        changed = {
+            "not-due": f"notes unchanged: no update due (context ~{outcome.tokens} tokens)",
+            "busy": "notes unchanged: another update of this session is running",
+        }.get(outcome.reason, f"updated {outcome.notes_path} ({outcome.edits} edits)")
+        _log(log_file, f"session {session_id or transcript}: {how}; {describe_read(messages)}; {changed}")
     if as_json:
         echo_json(
             {
@@ -186,6 +220,24 @@ def update(
         click.echo("skipped: another update of this session is running")
     else:
         click.echo(f"not due (context ~{outcome.tokens} tokens); use --force to update anyway")
+
+
+def _waited_messages(transcript: str, wait: float) -> tuple[list[ConversationMessage], str]:
+    """The conversation, after waiting up to ``wait`` seconds for Claude Code to write it."""
+    if wait <= 0:
+        return _messages(transcript), "read at once"
+    from memdir.integrations.turn_wait import wait_for_turn
+
+    turn = wait_for_turn(transcript, timeout=wait)
+    how = f"{turn.reason} ({turn.waited:.2f} s)"
+    return (_messages(transcript) if turn.exists else []), how
+
+
+def _log(log_file: str | None, text: str) -> None:
+    if log_file is not None:
+        from memdir.integrations.hook_log import log_line
+
+        log_line(log_file, "session update", text)
 
 
 @session.command(

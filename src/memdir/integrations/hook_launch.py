@@ -6,6 +6,16 @@ detached process (its own session, no stdin/stdout, stderr appended to a log und
 ``<configHome>/memdir/logs/``) and returns. The child is bounded by its own timeouts, so nothing
 is left waiting on it, and the CLI is the only interface shared with those agents.
 
+Detached means more than a new session: Claude Code ends a hook it gives up on (a timeout, an
+interrupt, the session closing) by killing the hook's process tree, which 2.1.88 finds by parent
+PID. So the command is started by a short-lived ``/bin/sh`` that puts it in the background and
+exits (a double fork): by the time the hook returns, the command's parent is init, no longer the
+hook, and no kill aimed at the hook or its process group reaches it.
+
+The commands get what the hook input says about the turn (``--reply`` with the digest of the
+last reply, ``--prompt-id``), wait up to :data:`TURN_WAIT_SECONDS` for the transcript to hold it
+(:mod:`memdir.integrations.turn_wait`), and ``--log`` the outcome in the same log file.
+
 A :data:`Launcher` receives the argv and the log path. The default one spawns; setting
 ``MEMDIR_HOOK_LAUNCH_RECORD=<file>`` makes it append the argv as a JSON line to that file instead,
 which lets end-to-end tests of the ``memdir hook`` command see exactly what would run.
@@ -27,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RECORD_ENV_VAR",
+    "TURN_WAIT_SECONDS",
     "Launcher",
     "dream_argv",
     "extract_argv",
@@ -56,12 +67,49 @@ def _globals(project: str, memory_dir: str | None) -> list[str]:
     return argv
 
 
-def extract_argv(transcript_path: str, *, project: str, memory_dir: str | None = None) -> list[str]:
-    return [*memdir_argv(), *_globals(project, memory_dir), "extract", "--transcript", transcript_path, "--json"]
+TURN_WAIT_SECONDS = 10.0
+
+
+def _turn(log_file: str | None, reply: str | None, prompt_id: str | None) -> list[str]:
+    """The options that make a command wait for the hook's turn and log what it did."""
+    if log_file is None:
+        return []
+    argv = ["--wait", f"{TURN_WAIT_SECONDS:g}", "--log", log_file]
+    if reply is not None:
+        argv += ["--reply", reply]
+    if prompt_id is not None:
+        argv += ["--prompt-id", prompt_id]
+    return argv
+
+
+def extract_argv(
+    transcript_path: str,
+    *,
+    project: str,
+    memory_dir: str | None = None,
+    log_file: str | None = None,
+    reply: str | None = None,
+    prompt_id: str | None = None,
+) -> list[str]:
+    """``memdir extract``; with ``log_file`` it waits for the turn (``reply``, ``prompt_id``) and logs."""
+    return [
+        *memdir_argv(),
+        *_globals(project, memory_dir),
+        "extract",
+        "--transcript",
+        transcript_path,
+        "--json",
+        *_turn(log_file, reply, prompt_id),
+    ]
 
 
 def session_update_argv(
-    transcript_path: str, session_id: str, *, project: str, memory_dir: str | None = None
+    transcript_path: str,
+    session_id: str,
+    *,
+    project: str,
+    memory_dir: str | None = None,
+    log_file: str | None = None,
 ) -> list[str]:
     return [
         *memdir_argv(),
@@ -72,6 +120,7 @@ def session_update_argv(
         transcript_path,
         "--session-id",
         session_id,
+        *_turn(log_file, None, None),
     ]
 
 
@@ -84,18 +133,32 @@ def log_path(name: str, config_home: str) -> str:
     return os.path.join(config_home, "memdir", "logs", f"{name}.log")
 
 
-def spawn_detached(argv: Sequence[str], log_file: str) -> subprocess.Popen[bytes]:
-    """Start ``argv`` in its own session so it outlives the hook and never holds its pipes."""
+# $1 is the log file; the rest is the command, started in the background. Its PID is printed.
+_TRAMPOLINE = 'log=$1; shift; "$@" </dev/null >/dev/null 2>>"$log" & echo $!'
+_TRAMPOLINE_TIMEOUT = 10.0
+
+
+def spawn_detached(argv: Sequence[str], log_file: str) -> int:
+    """Start ``argv`` so it outlives the hook: a new session, then a double fork; returns its PID.
+
+    It holds none of the hook's pipes (stdin and stdout are ``/dev/null``, stderr is appended to
+    ``log_file``). Raises ``OSError`` when the command could not be started.
+    """
     ensure_dir(os.path.dirname(log_file))
-    with open(log_file, "ab") as log:
-        return subprocess.Popen(
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            start_new_session=True,
-            close_fds=True,
-        )
+    shell = subprocess.run(
+        ["/bin/sh", "-c", _TRAMPOLINE, "memdir-launch", log_file, *argv],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        start_new_session=True,
+        close_fds=True,
+        timeout=_TRAMPOLINE_TIMEOUT,
+        check=False,
+    )
+    printed = shell.stdout.decode("ascii", "replace").strip()
+    if shell.returncode != 0 or not printed.isdigit():
+        detail = shell.stderr.decode("utf-8", "replace").strip() or f"exit status {shell.returncode}"
+        raise OSError(f"could not start {argv[0] if argv else 'a command'} in the background: {detail}")
+    return int(printed)
 
 
 def record_launch(record_file: str) -> Launcher:

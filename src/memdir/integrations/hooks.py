@@ -13,17 +13,21 @@
   ranks offline (no model call) unless the setting ``memdir.hookSelector`` is ``auto`` or ``llm``;
   then a model may answer, within 8 seconds, before the offline ranking takes over.
 * ``stop``: when a model is configured, starts ``memdir extract`` on the transcript in the
-  background and returns at once (never when ``stop_hook_active``, so it cannot loop).
+  background and returns at once (never when ``stop_hook_active``, so it cannot loop). The
+  command waits until the transcript holds the turn's last reply, which Claude Code may write
+  after running the hook (see :mod:`memdir.integrations.turn_wait`).
 * ``pre-compact``: when a model is configured, starts ``memdir session update`` in the background.
 * ``session-end``: like ``stop``, because a turn interrupted by the user never reached its Stop
-  hook; the extractor's cursor makes a repeat run cheap.
+  hook; runs of one session take turns, and the extractor's cursor makes a repeat find nothing new.
+
+Each start is one line in ``<configHome>/memdir/logs/extract.log`` (or ``session.log``), followed
+by the command's own line: what it read, what it wrote, or why it wrote nothing.
 
 Every hook fails open: the CLI turns any error into one line on stderr and exit status 0.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -74,6 +78,8 @@ class HookInput(NamedTuple):
     stop_hook_active: bool = False
     agent_id: str | None = None
     version: str | None = None  # the Claude Code release, when the input names it
+    last_reply: str | None = None  # Stop: the text of the turn's last reply (last_assistant_message)
+    prompt_id: str | None = None  # the turn's prompt (2.1.330 and later); transcripts carry it as promptId
 
     @classmethod
     def parse(cls, event: str, data: object) -> HookInput:
@@ -89,6 +95,8 @@ class HookInput(NamedTuple):
             stop_hook_active=data.get("stop_hook_active") is True,
             agent_id=_text(data, "agent_id"),
             version=_text(data, "version"),
+            last_reply=_text(data, "last_assistant_message"),
+            prompt_id=_text(data, "prompt_id"),
         )
 
 
@@ -163,25 +171,51 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig) -> HookResult:
 
 
 def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, what: str) -> HookResult:
+    """Start extraction or a session-notes update for the turn the hook was called for.
+
+    The transcript may not exist yet (Claude Code can run the Stop hook before it writes a
+    session's first lines), so only its path is needed here: the command waits for the turn
+    itself. Every start is logged, with what identifies the turn, in the command's log file.
+    """
     if hook.agent_id is not None:
         return HookResult(note="inside a subagent")
-    if hook.transcript_path is None or not os.path.isfile(hook.transcript_path):
+    if hook.transcript_path is None:
         return HookResult(note="no transcript")
     if MemorySession(config).model_spec is None:
         return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
     from memdir.integrations.hook_launch import extract_argv, log_path, session_update_argv
+    from memdir.integrations.hook_log import log_line
+    from memdir.integrations.turn_wait import ANY_REPLY, reply_digest
 
     memory_dir = config.memory_dir if config.explicit_dir else None
+    log_file = log_path(what, config.config_home)
     if what == "extract":
-        argv = extract_argv(hook.transcript_path, project=config.project_root, memory_dir=memory_dir)
+        # Stop names the turn's reply; SessionEnd only asks for whatever is not extracted yet.
+        reply = None
+        if hook.event == "stop":
+            reply = reply_digest(hook.last_reply) if hook.last_reply else ANY_REPLY
+        argv = extract_argv(
+            hook.transcript_path,
+            project=config.project_root,
+            memory_dir=memory_dir,
+            log_file=log_file,
+            reply=reply,
+            prompt_id=hook.prompt_id if hook.event == "stop" else None,
+        )
+        turn = {None: "the transcript", ANY_REPLY: "a new reply"}.get(reply, f"reply {reply}")
     else:
         if hook.session_id is None:
             return HookResult(note="no session_id")
         argv = session_update_argv(
-            hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir
+            hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir, log_file=log_file
         )
-    handle = launcher(argv, log_path(what, config.config_home))
-    note = f"started {what}"
+        turn = "the transcript"
+    handle = launcher(argv, log_file)
+    started = f"started {what}" + (f" (pid {handle})" if isinstance(handle, int) else "")
+    if what == "extract" and hook.event == "stop" and hook.prompt_id:
+        turn += f" to prompt {hook.prompt_id}"
+    log_line(log_file, f"hook {hook.event}", f"session {hook.session_id}: {started}, waiting for {turn}")
+    note = started
     if what == "extract":
         note += _maybe_dream(hook, config, launcher)
     return HookResult(note=note, launched=handle)

@@ -46,6 +46,7 @@ __all__ = [
     "EXTRA_GUIDELINES_ENV",
     "SETTINGS_KEYS",
     "MemoryConfig",
+    "agent_memory_dir",
     "agent_writes",
     "extra_guidelines_from_env",
     "open_index",
@@ -332,6 +333,19 @@ def agent_writes(config: MemoryConfig) -> str:
     if value not in AGENT_WRITES:
         raise ConfigError(f"settings key memdir.agentWrites must be direct, review or off, not {value!r}")
     return str(value)
+
+
+def agent_memory_dir(config: MemoryConfig, memory_dir: MemoryDir) -> MemoryDir:
+    """The directory as extraction and the dream may change it: itself (``direct``), one where
+    every change is a proposal for a person to accept (``review``), or one that refuses (``off``)."""
+    mode = agent_writes(config)
+    if mode == "direct":
+        return memory_dir
+    from memdir.store.review import AGENT_WRITES_OFF, ProposalDir, open_review
+
+    if mode == "off":
+        return ProposalDir(memory_dir, None, refuse=AGENT_WRITES_OFF)
+    return ProposalDir(memory_dir, open_review(memory_dir, config.config_home))
 
 
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:

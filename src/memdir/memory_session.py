@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from memdir.config import MemoryConfig, open_memory_dir
+from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_memory_dir
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
@@ -266,9 +266,11 @@ class MemorySession:
         options.setdefault("manifest_limit", limit)
         if not config.enabled:
             options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
+        if agent_writes(config) == "off":
+            options.setdefault("disabled_reason", "agents may not change memory (memdir.agentWrites is off)")
         return Extractor(
             self._require_model("extraction"),
-            self.memory_dir,
+            agent_memory_dir(config, self.memory_dir),
             team_enabled=config.team_enabled,
             skip_index=config.skip_index,
             nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,

@@ -161,7 +161,9 @@ class MemoryFileTools:
             numbered = "\n".join(f"{offset + i:>6}\t{line}" for i, line in enumerate(shown))
             note = ""
             if path.endswith(".md"):
-                note = memory_freshness_note(os.stat(path).st_mtime * 1000, self.clock() * 1000)
+                # a file only proposed (review mode) is not on disk yet: it is as fresh as can be
+                written = _mtime(path) or self.clock()
+                note = memory_freshness_note(written * 1000, self.clock() * 1000)
             return note + (neutralise(numbered) or "(empty file)")
 
         spec = ToolSpec(

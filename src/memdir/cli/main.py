@@ -78,6 +78,7 @@ COMMAND_MODULES: Mapping[str, str] = {
     "recall": "inspect",
     "reindex": "index",
     "restore": "history",
+    "review": "review",
     "rm": "memories",
     "session": "session",
     "show": "memories",

@@ -183,6 +183,8 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
         return HookResult(note="no transcript")
     if MemorySession(config).model_spec is None:
         return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
+    if what == "extract" and config.setting("agentWrites") == "off":
+        return HookResult(note="agents may not change memory (memdir.agentWrites is off)")
     from memdir.integrations.hook_launch import extract_argv, log_path, session_update_argv
     from memdir.integrations.hook_log import log_line
     from memdir.integrations.turn_wait import ANY_REPLY, reply_digest

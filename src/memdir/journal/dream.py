@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
-from memdir.config import MemoryConfig, team_secret_guard, watch_history
+from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, team_secret_guard, watch_history
 from memdir.errors import ConfigError, MemdirError, ModelNotConfigured
 from memdir.journal.daily_log import LOGS_DIRNAME, list_logs
 from memdir.journal.gate import DreamGate, GateDecision, sessions_since
@@ -125,7 +125,8 @@ def _as_dream() -> contextlib.AbstractContextManager[Provenance]:
 
 def _tools(config: MemoryConfig) -> tuple[MemoryFileTools, list[FileTool]]:
     watch_history(config)
-    memory = MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=(team_secret_guard,))
+    direct = MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=(team_secret_guard,))
+    memory = agent_memory_dir(config, direct)
     memory_tools = MemoryFileTools(memory)
     tools = [
         _protect_logs(tool, memory) if tool.spec.name in ("Write", "Edit", "Delete") else tool
@@ -229,6 +230,8 @@ def _prepare(
     """Everything before the model runs: the gate (unless forced), the dry run, the lock, the prompt."""
     if not config.enabled:
         return DreamReport(False, f"auto memory is disabled ({config.disabled_reason})", dry_run=dry_run)
+    if agent_writes(config) == "off":
+        return DreamReport(False, "agents may not change memory (memdir.agentWrites is off)", dry_run=dry_run)
     turns = _max_turns(config, max_turns)
     plan = _plan(config, force=force, gate=gate, current_session=current_session, clock=clock)
     if plan.decision is not None and not plan.decision.run:

@@ -22,7 +22,7 @@ from memdir.store.provenance import EXTERNAL, acting_as, current
 if TYPE_CHECKING:
     from memdir.store.memdir import MemoryDir
 
-__all__ = ["HistoryView", "UndoReport", "history_of", "provenance_json", "provenance_line"]
+__all__ = ["HistoryView", "UndoReport", "follow_index", "history_of", "provenance_json", "provenance_line", "put_file"]
 
 UNDO_LABEL = "undo"
 
@@ -55,6 +55,51 @@ def provenance_line(memory_dir: MemoryDir, file: str) -> str:
     if isinstance(last, dict):
         parts.append(f"version {last['version']}")
     return "; ".join(parts)
+
+
+def put_file(memory_dir: MemoryDir, rel: str, text: str | None) -> None:
+    """Make ``rel`` hold ``text`` (remove it for None) through the store, so the change is guarded,
+    locked and recorded; nothing is written when it already holds it."""
+    from memdir.store.files import remove_file
+
+    if text is None:
+        path = memory_dir.resolve(rel)
+        if os.path.lexists(path):
+            memory_dir.check_removal(path)
+            remove_file(path)
+        return
+    try:
+        if memory_dir.read_text(rel) == text:
+            return
+    except MemdirError:
+        pass
+    memory_dir.write_text(rel, text)
+
+
+def follow_index(memory_dir: MemoryDir, rel: str) -> None:
+    """Give a restored topic file its index line (or take away a removed one's)."""
+    if not rel.endswith(".md") or os.path.basename(rel) == ENTRYPOINT_NAME:
+        return
+    if memory_dir.index_read_only is not None:
+        return
+    from memdir.model.index import IndexEntry, remove_entry, upsert_entry
+    from memdir.model.memory import Memory
+
+    index_path, target = memory_dir.index_for(rel)
+    if not memory_dir.exists(rel):
+        memory_dir.rewrite_index(lambda text: remove_entry(text, target), index_path=index_path)
+        return
+    try:
+        memory = Memory.parse(memory_dir.read_text(rel))
+    except MemdirError:
+        return
+    if not (memory.name and memory.description) or "\n" in memory.description:
+        return
+    entry = IndexEntry(title=memory.name, file=target, hook=memory.description)
+    try:
+        memory_dir.rewrite_index(lambda text: upsert_entry(text, entry), index_path=index_path)
+    except MemdirError:
+        pass  # an index too full for the release in use: the memory is back, recall finds it
 
 
 @dataclass(frozen=True)
@@ -159,45 +204,10 @@ class HistoryView:
         return self.db.versions(rel, limit=1)[0]
 
     def _put(self, rel: str, text: str | None) -> None:
-        from memdir.store.files import remove_file
-
-        if text is None:
-            path = self.memory_dir.resolve(rel)
-            if os.path.lexists(path):
-                self.memory_dir.check_removal(path)
-                remove_file(path)
-            return
-        try:
-            if self.memory_dir.read_text(rel) == text:
-                return
-        except MemdirError:
-            pass
-        self.memory_dir.write_text(rel, text)
+        put_file(self.memory_dir, rel, text)
 
     def _follow_index(self, rel: str) -> None:
-        """Give a restored topic file its index line (or take away a removed one's)."""
-        if not rel.endswith(".md") or os.path.basename(rel) == ENTRYPOINT_NAME:
-            return
-        if self.memory_dir.index_read_only is not None:
-            return
-        from memdir.model.index import IndexEntry, remove_entry, upsert_entry
-        from memdir.model.memory import Memory
-
-        index_path, target = self.memory_dir.index_for(rel)
-        if not self.memory_dir.exists(rel):
-            self.memory_dir.rewrite_index(lambda text: remove_entry(text, target), index_path=index_path)
-            return
-        try:
-            memory = Memory.parse(self.memory_dir.read_text(rel))
-        except MemdirError:
-            return
-        if not (memory.name and memory.description) or "\n" in memory.description:
-            return
-        entry = IndexEntry(title=memory.name, file=target, hook=memory.description)
-        try:
-            self.memory_dir.rewrite_index(lambda text: upsert_entry(text, entry), index_path=index_path)
-        except MemdirError:
-            pass  # an index too full for the release in use: the memory is back, recall finds it
+        follow_index(self.memory_dir, rel)
 
     def undo(self, run: str, *, force: bool = False) -> UndoReport:
         """Put every file ``run`` changed back as it was before the run. A file changed again after

@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS ?= all
+EXTRAS ?= all,frameworks
 
 .PHONY: demo test venv lint types unit bench clean
 

@@ -1,0 +1,218 @@
+"""What every agent-framework adapter takes from memdir, with no framework imported.
+
+LangGraph, pydantic-ai, the OpenAI Agents SDK and Google ADK each have their own seam for
+long-term memory, but what memdir puts behind those seams is the same: the memory section of
+the system prompt and the ``MEMORY.md`` index, the per-turn recall of the latest user message
+(the reminders Claude Code's prompt hook adds, each memory shown once per conversation), the
+four tools a model uses to keep its memory (recall, remember, update, forget), and extraction
+after a run with the session's model. :class:`AgentMemory` holds one :class:`MemorySession`
+and gives each of these as plain strings and dicts; the adapters only translate.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from memdir.config import MemoryConfig, resolve_config
+from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
+from memdir.memory_session import MemorySession
+
+if TYPE_CHECKING:
+    from memdir.extract.extractor import Extractor
+    from memdir.llm.base import ChatModel
+
+__all__ = ["TOOL_DESCRIPTIONS", "WRITE_TOOLS", "AgentMemory", "open_session"]
+
+# What the model reads about each tool: the same four tools in every framework.
+TOOL_DESCRIPTIONS: Mapping[str, str] = {
+    "recall": "Look up long-term memories relevant to a request or topic; returns the matching memory files' text.",
+    "remember": "Save a new long-term memory as its own file and add it to the MEMORY.md index. type is one of "
+    "user, feedback, project or reference; name is a short title; description is one specific line that "
+    "later recall matches against; content is the memory itself.",
+    "update": "Change an existing memory (by file name or title): give only the fields to change; append adds "
+    "a line to the content.",
+    "forget": "Delete a memory file (by file name or title) and its line in MEMORY.md.",
+}
+
+# Tool calls that mean the agent kept its memory itself in a run, so extraction leaves that run alone
+# (Claude Code skips extraction when the main agent wrote to the memory directory).
+WRITE_TOOLS = frozenset({"remember", "update", "forget", "memory"})
+
+_runs = itertools.count(1)
+
+
+def open_session(
+    memory_dir: str | os.PathLike[str] | None = None,
+    *,
+    session: MemorySession | None = None,
+    config: MemoryConfig | None = None,
+    project: str | None = None,
+    model: ChatModel | None = None,
+    model_spec: str | None = None,
+    selector_kind: str | None = None,
+) -> MemorySession:
+    """The session an adapter works through: the one given, else one over ``memory_dir`` (used as
+    is), else over the project's directory as Claude Code resolves it (``project``, default the
+    working directory), so an agent and Claude Code share one memory."""
+    if session is not None:
+        if memory_dir is not None or config is not None:
+            raise ValueError("pass session, or memory_dir/config to build one, not both")
+        return session
+    if config is None:
+        config = resolve_config(project, memory_dir=os.fspath(memory_dir) if memory_dir is not None else None)
+    return MemorySession(config, model=model, model_spec=model_spec, selector_kind=selector_kind)
+
+
+def _outcome_text(outcome: Outcome) -> str:
+    if outcome.text is not None:
+        return outcome.text
+    return json.dumps(outcome.payload, ensure_ascii=False)
+
+
+class AgentMemory:
+    """memdir for one agent conversation, as plain values: instructions, per-turn reminders, the
+    four tools, and extraction after a run.
+
+    ``extract``: None extracts after a run when the session has a model configured (``model=``,
+    ``MEMDIR_MODEL`` or ``memdir.model``), True requires one (the first run without it raises
+    :class:`~memdir.errors.ModelNotConfigured`), False never extracts."""
+
+    def __init__(self, session: MemorySession, *, extract: bool | None = None) -> None:
+        self.session = session
+        self.extract = extract
+        config = session.config
+        self.toolbox = MemoryToolbox(
+            session.memory_dir,
+            selector=lambda: session.selector,
+            dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
+        )
+        self._lock = threading.Lock()
+        self._turn: tuple[str, tuple[str, ...]] | None = None
+        self._extractor: Extractor | None = None
+        self._pending: list[dict[str, Any]] = []
+        self._seen: set[str] = set()
+
+    # -- what the model is shown -------------------------------------------------------------
+    def instructions(self) -> str | None:
+        """The memory section of the system prompt followed by the ``MEMORY.md`` index block: both
+        stay the same for the whole conversation (until :meth:`clear`), which keeps the model's
+        prompt cache warm. None when auto memory is disabled."""
+        section = self.session.system_prompt_section()
+        if section is None:
+            return None
+        context = self.session.user_context()
+        return f"{section}\n\n{context}" if context else section
+
+    def reminders(self, user_text: str) -> tuple[str, ...]:
+        """The recall reminders for the latest user message, computed once per message: asked again
+        for the same message (each model call of one turn), the same reminders come back, and a
+        memory already shown in this conversation is not shown again on a later turn."""
+        with self._lock:
+            if self._turn is not None and self._turn[0] == user_text:
+                return self._turn[1]
+            result = self.session.recall(user_text)
+            self._turn = (user_text, tuple(result.reminders))
+            return self._turn[1]
+
+    def reminder_text(self, user_text: str) -> str | None:
+        """:meth:`reminders` as one text (None when there are none), for frameworks that take one message."""
+        found = self.reminders(user_text)
+        return "\n\n".join(found) if found else None
+
+    def clear(self) -> None:
+        """A new conversation: rebuild the instructions and show every memory again."""
+        with self._lock:
+            self._turn = None
+        self.session.clear()
+
+    # -- the tools ---------------------------------------------------------------------------
+    def recall(self, query: str) -> str:
+        return _outcome_text(self.toolbox.recall(query))
+
+    def remember(self, name: str, description: str, content: str, type: str | None = None) -> str:
+        return _outcome_text(self.toolbox.remember(type=type, name=name, description=description, body=content))
+
+    def update(
+        self,
+        file: str,
+        name: str | None = None,
+        description: str | None = None,
+        type: str | None = None,
+        content: str | None = None,
+        append: str | None = None,
+    ) -> str:
+        outcome = self.toolbox.update(file, name=name, description=description, type=type, body=content, append=append)
+        return _outcome_text(outcome)
+
+    def forget(self, file: str) -> str:
+        return _outcome_text(self.toolbox.forget(file))
+
+    # -- extraction ----------------------------------------------------------------------------
+    def _extraction_on(self) -> bool:
+        if self.extract is False:
+            return False
+        return self.extract is True or self.session.model_spec is not None
+
+    @property
+    def extractor(self) -> Extractor:
+        """The extraction agent of this conversation, built on first use with the session's model."""
+        with self._lock:
+            if self._extractor is None:
+                self._extractor = self.session.extractor()
+            return self._extractor
+
+    def after_run(self, messages: Sequence[Mapping[str, Any]]) -> bool:
+        """Hand one run's new messages (memdir's message JSON) to extraction, in a background thread.
+
+        Skipped when extraction is off, when the run has no user message, and when the agent kept
+        its memory itself in this run (a call to remember, update, forget or the memory tool). The
+        runs not yet extracted are kept and handed over together, so a run that ends while
+        extraction is busy with the one before is extracted by the trailing run, not dropped. A
+        message with a ``uuid`` already handed over (a framework that passes the whole history
+        each run) is not handed over again; one without gets a new one.
+        Returns whether a run was started or queued."""
+        if not self._extraction_on():
+            return False
+        with self._lock:
+            run = next(_runs)
+            fresh = [
+                {**message, "uuid": str(message.get("uuid") or f"run{run}-{i}")}
+                for i, message in enumerate(messages)
+                if not message.get("uuid") or str(message["uuid"]) not in self._seen
+            ]
+            self._seen.update(message["uuid"] for message in fresh)
+        if any(_called_a_write_tool(message) for message in fresh):
+            return False
+        if not any(message.get("role") == "user" for message in fresh):
+            return False
+        extractor = self.extractor
+        with self._lock:
+            self._pending.extend(fresh)
+            cursor = extractor.cursor
+            done = next((i for i, message in enumerate(self._pending) if message["uuid"] == cursor), None)
+            if done is not None:
+                # Messages up to the cursor were extracted; without the cursor in the list, the
+                # extractor takes the whole list, which is then exactly what is left.
+                del self._pending[: done + 1]
+            conversation = list(self._pending)
+        extractor.submit(conversation)
+        return True
+
+    def drain(self, timeout: float = 60.0) -> bool:
+        """Wait for extraction in flight (and its trailing run); False if still running at the timeout."""
+        return self._extractor.drain(timeout) if self._extractor is not None else True
+
+
+def _called_a_write_tool(message: Mapping[str, Any]) -> bool:
+    content = message.get("content")
+    if message.get("role") != "assistant" or not isinstance(content, list):
+        return False
+    return any(
+        isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") in WRITE_TOOLS
+        for block in content
+    )

@@ -1,0 +1,171 @@
+"""memdir's pydantic-ai capability, toolset and memory-tool handler, driven by pydantic-ai's own test models."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("pydantic_ai")
+
+from _framework_helpers import index_lines, read_memory, session_over
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart, UserPromptPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.test import TestModel
+
+from memdir.errors import ModelNotConfigured
+from memdir.integrations.pydantic_ai import MemdirCapability, memdir_toolset, memory_tool
+from memdir.llm.scripted import ScriptedModel
+from memdir.model.memory import MemoryType
+
+REMEMBER = {
+    "name": "Payments lead",
+    "description": "The user leads the payments team",
+    "content": "Leads the payments team; wants short code reviews.",
+    "type": "user",
+}
+
+
+class Script:
+    """A FunctionModel body: calls a tool when the prompt asks to remember, else answers; records its inputs."""
+
+    def __init__(self, tool="remember", args=None):
+        self.tool, self.args = tool, args or REMEMBER
+        self.inputs: list[tuple[list, str | None]] = []
+
+    def __call__(self, messages, info: AgentInfo):
+        self.inputs.append((list(messages), info.instructions))
+        last = messages[-1]
+        asked = [p for p in last.parts if isinstance(p, UserPromptPart) and "remember" in str(p.content).lower()]
+        if asked and not any(isinstance(m, ModelResponse) for m in messages[-1:]):
+            return ModelResponse(parts=[ToolCallPart(self.tool, self.args, tool_call_id="c1")])
+        return ModelResponse(parts=[TextPart("Done.")])
+
+
+def prompts_seen(messages):
+    return [
+        str(p.content)
+        for m in messages
+        if isinstance(m, ModelRequest)
+        for p in m.parts
+        if isinstance(p, UserPromptPart)
+    ]
+
+
+def test_an_agent_saves_a_memory_and_the_next_run_recalls_it_into_the_model_input(memory_dir, env):
+    script = Script()
+    capability = MemdirCapability(session=session_over(memory_dir, env))
+    agent = Agent(FunctionModel(script), capabilities=[capability])
+    agent.run_sync("Please remember that I lead the payments team")
+    memory = read_memory(os.path.join(memory_dir, "user_payments_lead.md"))
+    assert (memory.name, memory.type) == ("Payments lead", MemoryType.USER)
+    assert index_lines(memory_dir) == ["- [Payments lead](user_payments_lead.md) — The user leads the payments team"]
+
+    result = agent.run_sync("who leads the payments team here?")
+    messages, instructions = script.inputs[-1]
+    assert instructions is not None and "# auto memory" in instructions and memory_dir in instructions
+    reminder = prompts_seen(messages)[-1]
+    assert "<system-reminder>" in reminder and "wants short code reviews" in reminder
+    assert not any("<system-reminder>" in p for p in prompts_seen(result.all_messages()))  # not kept in history
+
+
+def test_a_memory_is_recalled_once_per_conversation_but_for_every_model_call_of_its_turn(memory_dir, env):
+    session = session_over(memory_dir, env)
+    session.memory_dir.save(read_memory_like(REMEMBER))
+    script = Script(tool="recall", args={"query": "payments"})
+    agent = Agent(FunctionModel(script), capabilities=[MemdirCapability(session=session)])
+    agent.run_sync("remember who leads payments?")  # two model calls: the tool call, then the answer
+    assert ["wants short code reviews" in prompts_seen(m)[-1] for m, _ in script.inputs] == [True, True]
+    agent.run_sync("and who leads payments again?")
+    assert "<system-reminder>" not in prompts_seen(script.inputs[-1][0])[-1]
+
+
+def read_memory_like(value):
+    from memdir.model.memory import Memory
+
+    return Memory(name=value["name"], description=value["description"], type=value["type"], body=value["content"])
+
+
+def test_the_toolset_offers_recall_remember_update_and_forget(memory_dir, env):
+    model = TestModel(call_tools=[])
+    Agent(model, toolsets=[memdir_toolset(session=session_over(memory_dir, env))]).run_sync("hi")
+    names = sorted(tool.name for tool in model.last_model_request_parameters.function_tools)
+    assert names == ["forget", "recall", "remember", "update"]
+
+
+def test_update_and_forget_change_the_files_and_the_index(memory_dir, env):
+    session = session_over(memory_dir, env)
+    session.memory_dir.save(read_memory_like(REMEMBER))
+    calls = iter(
+        [
+            ToolCallPart("update", {"file": "Payments lead", "append": "Also owns billing."}, tool_call_id="u"),
+            ToolCallPart("forget", {"file": "user_payments_lead.md"}, tool_call_id="f"),
+        ]
+    )
+
+    def model(messages, info):
+        part = next(calls, None)
+        return ModelResponse(parts=[part] if part else [TextPart("ok")])
+
+    agent = Agent(FunctionModel(model), toolsets=[memdir_toolset(session=session)])
+    agent.run_sync("tidy up")
+    assert not os.path.exists(os.path.join(memory_dir, "user_payments_lead.md"))
+    assert index_lines(memory_dir) == []
+
+
+def extraction_model(memory_dir):
+    content = "---\nname: Coffee\ndescription: The user drinks oat flat whites\ntype: user\n---\n\nOat flat white.\n"
+    write = {"name": "Write", "input": {"file_path": os.path.join(memory_dir, "user_coffee.md"), "content": content}}
+    return ScriptedModel([{"tool_calls": [write]}, {"text": "Saved."}])
+
+
+def test_after_a_run_extraction_saves_what_the_conversation_taught(memory_dir, env):
+    model = extraction_model(memory_dir)
+    capability = MemdirCapability(session=session_over(memory_dir, env, model=model))
+    Agent(FunctionModel(Script()), capabilities=[capability]).run_sync("I drink oat flat whites every morning")
+    assert capability.drain(30)
+    assert read_memory(os.path.join(memory_dir, "user_coffee.md")).description == "The user drinks oat flat whites"
+    assert "I drink oat flat whites every morning" in model.requests[0].messages[-1].text
+    assert index_lines(memory_dir) == ["- [Coffee](user_coffee.md) — The user drinks oat flat whites"]
+
+
+def test_extraction_leaves_a_run_alone_when_the_agent_saved_a_memory_itself(memory_dir, env):
+    model = ScriptedModel([])
+    capability = MemdirCapability(session=session_over(memory_dir, env, model=model))
+    Agent(FunctionModel(Script()), capabilities=[capability]).run_sync("Remember that I lead the payments team")
+    assert capability.drain(30) and model.requests == []
+
+
+def test_extraction_that_is_required_without_a_model_fails_clearly(memory_dir, env):
+    capability = MemdirCapability(session=session_over(memory_dir, env), extract=True)
+    with pytest.raises(ModelNotConfigured, match="MEMDIR_MODEL"):
+        Agent(FunctionModel(Script()), capabilities=[capability]).run_sync("I like tea")
+
+
+def test_the_memory_tool_handler_writes_contained_files_and_keeps_the_index(memory_dir, env, tmp_path):
+    text = "---\nname: Tea\ndescription: The user drinks green tea\ntype: user\n---\n\nGreen tea.\n"
+    calls = iter(
+        [
+            {"command": "create", "path": "/memories/user_tea.md", "file_text": text},
+            {"command": "create", "path": "/memories/../outside.md", "file_text": "x"},
+            {"command": "view", "path": "/memories"},
+        ]
+    )
+    results = []
+
+    def model(messages, info):
+        returns = [p for p in messages[-1].parts if getattr(p, "part_kind", "") == "tool-return"]
+        results.extend(str(p.content) for p in returns)
+        args = next(calls, None)
+        return ModelResponse(
+            parts=[ToolCallPart("memory", args, tool_call_id=f"m{len(results)}") if args else TextPart("ok")]
+        )
+
+    Agent(FunctionModel(model), tools=[memory_tool(session=session_over(memory_dir, env))]).run_sync("remember tea")
+    assert read_memory(os.path.join(memory_dir, "user_tea.md")).body == "Green tea."
+    assert index_lines(memory_dir) == ["- [Tea](user_tea.md) — The user drinks green tea"]
+    assert results[0].startswith("File created successfully at: /memories/user_tea.md")
+    assert results[1] == "Error: Path /memories/../outside.md would escape /memories directory"
+    assert "/memories/user_tea.md" in results[2]
+    assert not (tmp_path / "outside.md").exists()

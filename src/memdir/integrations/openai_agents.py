@@ -34,7 +34,7 @@ from memdir.memory_session import MemorySession
 try:
     from agents import Agent, FunctionTool, RunConfig, RunContextWrapper, RunHooks, function_tool
     from agents.items import ModelResponse, TResponseInputItem
-    from agents.run_config import CallModelData, ModelInputData
+    from agents.run import CallModelData, ModelInputData
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the OpenAI Agents SDK adapter needs openai-agents: pip install 'memdir[openai-agents]'") from exc
 

@@ -28,3 +28,16 @@ def index_lines(memory_dir):
 def text_of(path):
     with open(path, encoding="utf-8") as handle:
         return handle.read()
+
+
+def changed_by(memory_dir, env, file):
+    """Who the memory history says made the latest change to ``file`` (``memdir history FILE --json``)."""
+    import json
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "memdir.cli", "--memory-dir", memory_dir, "history", file, "--json"]
+    full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(sys.path), **env}
+    done = subprocess.run(argv, capture_output=True, text=True, env=full, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)[0]["by"]

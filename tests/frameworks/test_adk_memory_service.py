@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("google.adk")
 
-from _framework_helpers import index_lines, read_memory
+from _framework_helpers import changed_by, index_lines, read_memory
 from google.adk.agents import LlmAgent
 from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.models.base_llm import BaseLlm
@@ -79,6 +79,7 @@ def test_a_session_is_extracted_into_memory_and_recalled_into_the_next_sessions_
     asyncio.run(scenario())
     assert read_memory(os.path.join(memory_dir, "user_coffee.md")).body == "Oat flat white."
     assert index_lines(memory_dir) == ["- [Coffee](user_coffee.md) — The user drinks oat flat whites every morning"]
+    assert changed_by(memory_dir, env, "user_coffee.md").startswith("extract:adk:")
     assert (
         len(extraction.requests) == 2
         and "I drink oat flat whites every morning" in extraction.requests[0].messages[-1].text

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("langgraph.store.base")
 
-from _framework_helpers import index_lines, read_memory, session_over, text_of
+from _framework_helpers import changed_by, index_lines, read_memory, session_over, text_of
 from _langgraph_agent import ScriptedChat, memory_agent, save_call
 from langchain_core.messages import AIMessage, SystemMessage
 from langgraph.store.base import InvalidNamespaceError
@@ -208,7 +208,7 @@ def test_rewriting_a_claude_code_file_keeps_its_metadata_block(store, memory_dir
     assert "originSessionId: 5f0c" in text and "Leads the backend and payments teams." in text
 
 
-def test_a_langgraph_agent_saves_through_the_store_and_recall_reaches_its_model(store, memory_dir):
+def test_a_langgraph_agent_saves_through_the_store_and_recall_reaches_its_model(store, memory_dir, env):
     model = ScriptedChat(
         replies=[save_call("The user's staging database is on port 5433."), AIMessage("Saved."), AIMessage("5433.")]
     )
@@ -217,6 +217,7 @@ def test_a_langgraph_agent_saves_through_the_store_and_recall_reaches_its_model(
     memory = read_memory(os.path.join(memory_dir, "memory-1.md"))
     assert memory.body == "The user's staging database is on port 5433."
     assert index_lines(memory_dir) == ["- [memory-1](memory-1.md) — The user's staging database is on port 5433."]
+    assert changed_by(memory_dir, env, "memory-1.md") == "langgraph"
 
     graph.invoke({"messages": [("user", "which port is the staging database on?")]})
     system = model.seen[-1][0]

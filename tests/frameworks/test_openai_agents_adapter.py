@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("agents")
 
-from _framework_helpers import index_lines, read_memory, session_over
+from _framework_helpers import changed_by, index_lines, read_memory, session_over
 from agents import Agent, Runner
 from agents.items import ModelResponse
 from agents.models.interface import Model
@@ -73,6 +73,7 @@ def test_an_agent_saves_a_memory_and_the_next_turn_recalls_it_before_each_model_
     memory_file = read_memory(os.path.join(memory_dir, "user_payments_lead.md"))
     assert (memory_file.name, memory_file.type) == ("Payments lead", MemoryType.USER)
     assert index_lines(memory_dir) == ["- [Payments lead](user_payments_lead.md) — The user leads the payments team"]
+    assert changed_by(memory_dir, env, "user_payments_lead.md") == "openai-agents"
 
     run(memory, agent, "who leads the payments team?")
     for instructions, items in model.calls[2:]:

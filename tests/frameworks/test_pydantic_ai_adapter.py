@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("pydantic_ai")
 
-from _framework_helpers import index_lines, read_memory, session_over
+from _framework_helpers import changed_by, index_lines, read_memory, session_over
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -62,6 +62,7 @@ def test_an_agent_saves_a_memory_and_the_next_run_recalls_it_into_the_model_inpu
     memory = read_memory(os.path.join(memory_dir, "user_payments_lead.md"))
     assert (memory.name, memory.type) == ("Payments lead", MemoryType.USER)
     assert index_lines(memory_dir) == ["- [Payments lead](user_payments_lead.md) — The user leads the payments team"]
+    assert changed_by(memory_dir, env, "user_payments_lead.md") == "pydantic-ai"
 
     agent.run_sync("who leads the payments team here?")
     messages, instructions = script.inputs[-1]
@@ -129,6 +130,7 @@ def test_after_a_run_extraction_saves_what_the_conversation_taught(memory_dir, e
     assert read_memory(os.path.join(memory_dir, "user_coffee.md")).description == "The user drinks oat flat whites"
     assert "I drink oat flat whites every morning" in model.requests[0].messages[-1].text
     assert index_lines(memory_dir) == ["- [Coffee](user_coffee.md) — The user drinks oat flat whites"]
+    assert changed_by(memory_dir, env, "user_coffee.md") == "extract:pydantic-ai"
 
 
 def test_extraction_leaves_a_run_alone_when_the_agent_saved_a_memory_itself(memory_dir, env):

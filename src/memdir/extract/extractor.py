@@ -22,6 +22,7 @@ A run is written once, as a generator of model requests, and driven by a sync or
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 import time
@@ -302,7 +303,9 @@ class Extractor:
         messages = _as_messages(conversation)
         if not self._claim(messages):
             return False
-        threading.Thread(target=self._work, args=(messages,), name="memdir-extract", daemon=True).start()
+        # The run keeps the caller's context: its writes are recorded with the caller's provenance.
+        context = contextvars.copy_context()
+        threading.Thread(target=context.run, args=(self._work, messages), name="memdir-extract", daemon=True).start()
         return True
 
     def asubmit(self, conversation: Conversation) -> bool:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from memdir.errors import MemoryFormatError
 from memdir.integrations.agent_memory import AgentMemory, open_session
 from memdir.integrations.item_values import file_for_key, memory_from_value
+from memdir.store.provenance import acting_as
 
 try:
     from google.adk.memory import BaseMemoryService
@@ -137,7 +138,7 @@ class MemdirMemoryService(BaseMemoryService):
                 session = open_session(
                     directory, model=self.model, model_spec=self.model_spec, selector_kind=self.selector
                 )
-                memory = self._memories[directory] = AgentMemory(session, extract=True)
+                memory = self._memories[directory] = AgentMemory(session, extract=True, by="adk")
             return memory
 
     async def add_session_to_memory(self, session: Session) -> None:
@@ -150,7 +151,8 @@ class MemdirMemoryService(BaseMemoryService):
             with self._lock:
                 extractor = self._extractors.setdefault(key, extractor)
         memory.session.memory_dir.ensure()
-        await extractor.arun_once(to_conversation(session.events))
+        with acting_as(f"extract:adk:{session.id}", label="adk add_session_to_memory"):
+            await extractor.arun_once(to_conversation(session.events))
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         memory = self.memory_for(app_name, user_id)
@@ -196,9 +198,11 @@ class MemdirMemoryService(BaseMemoryService):
                 value["name"] = first if len(first) <= 60 else first[:59].rstrip() + "…"
             file = file_for_key(entry.id) if entry.id else None
             saved = memory_from_value(file or str(value["name"]), value)
-            directory.save(saved, file=file, force=file is not None)
+            with acting_as("adk", label="adk add_memory"):
+                directory.save(saved, file=file, force=file is not None)
 
     async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str | None = None) -> None:
         if not memory_id:
             raise MemoryFormatError("delete_memory needs the memory_id a search returned", rule="adk-memory-id")
-        self.memory_for(app_name, user_id).session.memory_dir.delete(file_for_key(memory_id))
+        with acting_as("adk", label="adk delete_memory"):
+            self.memory_for(app_name, user_id).session.memory_dir.delete(file_for_key(memory_id))

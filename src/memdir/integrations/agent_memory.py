@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from memdir.config import MemoryConfig, resolve_config
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
+from memdir.store.provenance import acting_as
 
 if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
@@ -82,9 +83,12 @@ class AgentMemory:
     ``MEMDIR_MODEL`` or ``memdir.model``), True requires one (the first run without it raises
     :class:`~memdir.errors.ModelNotConfigured`), False never extracts."""
 
-    def __init__(self, session: MemorySession, *, extract: bool | None = None) -> None:
+    def __init__(self, session: MemorySession, *, extract: bool | None = None, by: str = "api") -> None:
+        """``by`` is who the memory history records the tools' writes as (the framework's name);
+        extraction's writes are recorded as ``extract:<by>``."""
         self.session = session
         self.extract = extract
+        self.by = by
         config = session.config
         self.toolbox = MemoryToolbox(
             session.memory_dir,
@@ -135,7 +139,9 @@ class AgentMemory:
         return _outcome_text(self.toolbox.recall(query))
 
     def remember(self, name: str, description: str, content: str, type: str | None = None) -> str:
-        return _outcome_text(self.toolbox.remember(type=type, name=name, description=description, body=content))
+        with acting_as(self.by, label=f"{self.by} remember"):
+            outcome = self.toolbox.remember(type=type, name=name, description=description, body=content)
+        return _outcome_text(outcome)
 
     def update(
         self,
@@ -146,11 +152,16 @@ class AgentMemory:
         content: str | None = None,
         append: str | None = None,
     ) -> str:
-        outcome = self.toolbox.update(file, name=name, description=description, type=type, body=content, append=append)
+        with acting_as(self.by, label=f"{self.by} update"):
+            outcome = self.toolbox.update(
+                file, name=name, description=description, type=type, body=content, append=append
+            )
         return _outcome_text(outcome)
 
     def forget(self, file: str) -> str:
-        return _outcome_text(self.toolbox.forget(file))
+        with acting_as(self.by, label=f"{self.by} forget"):
+            outcome = self.toolbox.forget(file)
+        return _outcome_text(outcome)
 
     # -- extraction ----------------------------------------------------------------------------
     def _extraction_on(self) -> bool:
@@ -200,7 +211,8 @@ class AgentMemory:
                 # extractor takes the whole list, which is then exactly what is left.
                 del self._pending[: done + 1]
             conversation = list(self._pending)
-        extractor.submit(conversation)
+        with acting_as(f"extract:{self.by}", label="extract"):
+            extractor.submit(conversation)
         return True
 
     def drain(self, timeout: float = 60.0) -> bool:

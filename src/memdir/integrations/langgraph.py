@@ -42,6 +42,7 @@ from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
 from memdir.recall.selector import RankingSelector
 from memdir.recall.selectors import LexicalSelector
+from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
 
 try:
@@ -178,12 +179,14 @@ class MemdirStore(BaseStore):
         directory = self.session.memory_dir
         if op.value is None:
             if os.path.lexists(directory.resolve(rel)):
-                directory.delete(rel)
+                with acting_as("langgraph", label="langgraph store delete"):
+                    directory.delete(rel)
             return
         existing = self._read(rel)
         memory = memory_from_value(op.key, op.value, existing[0] if existing else None)
         directory.ensure()
-        directory.save(memory, file=rel, force=True)
+        with acting_as("langgraph", label="langgraph store put"):
+            directory.save(memory, file=rel, force=True)
 
     def _headers(self, prefix: Namespace) -> list[MemoryHeader]:
         """The memories under a namespace prefix, newest first."""

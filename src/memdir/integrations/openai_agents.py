@@ -71,7 +71,7 @@ def memdir_tools(
     memory_dir: str | os.PathLike[str] | None = None, *, session: MemorySession | None = None
 ) -> list[FunctionTool]:
     """recall, remember, update and forget over a memdir directory (or a session's), as function tools."""
-    return _tools(AgentMemory(open_session(memory_dir, session=session), extract=False))
+    return _tools(AgentMemory(open_session(memory_dir, session=session), extract=False, by="openai-agents"))
 
 
 def _plain(item: object) -> dict[str, Any]:
@@ -172,7 +172,7 @@ class MemdirAgentMemory:
         session: MemorySession | None = None,
         extract: bool | None = None,
     ) -> None:
-        self.memory = AgentMemory(open_session(memory_dir, session=session), extract=extract)
+        self.memory = AgentMemory(open_session(memory_dir, session=session), extract=extract, by="openai-agents")
         self.tools = _tools(self.memory)
         self.hooks: RunHooks[Any] = _ExtractionHooks(self)
         self.shown: set[str] = set()

@@ -27,6 +27,7 @@ from memdir.errors import MemdirError
 from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.memory_session import MemorySession
+from memdir.store.provenance import acting_as
 
 try:
     from pydantic_ai import RunContext, Tool
@@ -80,7 +81,9 @@ def memdir_toolset(
     memory_dir: str | os.PathLike[str] | None = None, *, session: MemorySession | None = None
 ) -> FunctionToolset[Any]:
     """recall, remember, update and forget over a memdir directory (or a session's)."""
-    return FunctionToolset(_tools(AgentMemory(open_session(memory_dir, session=session), extract=False)))
+    return FunctionToolset(
+        _tools(AgentMemory(open_session(memory_dir, session=session), extract=False, by="pydantic-ai"))
+    )
 
 
 def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: MemorySession | None = None) -> Tool[Any]:
@@ -103,22 +106,22 @@ def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: Me
         old_path: str | None = None,
         new_path: str | None = None,
     ) -> str:
+        arguments = {
+            "path": path,
+            "view_range": view_range,
+            "file_text": file_text,
+            "old_str": old_str,
+            "new_str": new_str,
+            "insert_line": insert_line,
+            "insert_text": insert_text,
+            "old_path": old_path,
+            "new_path": new_path,
+        }
         try:
-            if command == "view":
-                return commands.view(path or "/memories", view_range)
-            if command == "create":
-                return commands.create(path or "", file_text or "")
-            if command == "str_replace":
-                return commands.str_replace(path or "", old_str or "", new_str or "")
-            if command == "insert":
-                return commands.insert(path or "", insert_line or 0, insert_text or "")
-            if command == "delete":
-                return commands.delete(path or "")
-            if command == "rename":
-                return commands.rename(old_path or "", new_path or "")
+            with acting_as("memory-tool", label="pydantic-ai memory tool"):
+                return _dispatch(commands, command, arguments)
         except MemdirError as exc:
             return f"Error: {exc.message}"
-        return f"Error: unknown memory command {command!r}; use view, create, str_replace, insert, delete or rename"
 
     return Tool(
         memory,
@@ -126,6 +129,24 @@ def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: Me
         name="memory",
         description="Anthropic's memory tool (memory_20250818) over the /memories directory.",
     )
+
+
+def _dispatch(commands: MemoryCommands, command: str, args: dict[str, Any]) -> str:
+    """One memory-tool command on the directory; a refusal raises MemdirError."""
+    path = args["path"] or ""
+    if command == "view":
+        return commands.view(path or "/memories", args["view_range"])
+    if command == "create":
+        return commands.create(path, args["file_text"] or "")
+    if command == "str_replace":
+        return commands.str_replace(path, args["old_str"] or "", args["new_str"] or "")
+    if command == "insert":
+        return commands.insert(path, args["insert_line"] or 0, args["insert_text"] or "")
+    if command == "delete":
+        return commands.delete(path)
+    if command == "rename":
+        return commands.rename(args["old_path"] or "", args["new_path"] or "")
+    return f"Error: unknown memory command {command!r}; use view, create, str_replace, insert, delete or rename"
 
 
 def _text_of(content: object) -> str:
@@ -202,7 +223,9 @@ class MemdirCapability(AbstractCapability[Any]):
     _shown: set[str] = field(init=False, repr=False, default_factory=set)
 
     def __post_init__(self) -> None:
-        self.memory = AgentMemory(open_session(self.memory_dir, session=self.session), extract=self.extract)
+        self.memory = AgentMemory(
+            open_session(self.memory_dir, session=self.session), extract=self.extract, by="pydantic-ai"
+        )
 
     @classmethod
     def get_serialization_name(cls) -> str | None:

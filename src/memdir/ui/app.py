@@ -45,6 +45,7 @@ from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
 from memdir.team.sync import TeamStatus
 from memdir.ui.gate import TokenGate
+from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.listing import list_memories, parse_list_query
 from memdir.ui.web import FormTooLarge, csrf_token, page_environment, read_form, render_page, static_response
 
@@ -158,6 +159,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
         record = await work(lambda: md.read(file))
         stamp = str(os.stat(record.path).st_mtime_ns)
         saved = request.query_params.get("saved") == "1"
+        versions = await work(lambda: history_rows(md, record.file, limit=10))
         return editor(
             request,
             title=record.memory.name or record.file,
@@ -168,6 +170,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             text=record.text,
             message="Saved." if saved else None,
             new=False,
+            versions=versions,
         )
 
     def memory_from(form: dict[str, str], base: Memory | None) -> Memory:
@@ -318,7 +321,9 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
     async def method_not_allowed(request: Request, exc: Exception) -> Response:
         return render(request, "error.html", 405, title="Not allowed", message=f"{request.method} is not used here")
 
+    history = HistoryPages(md, services.config.config_home, render=render, work=work, form_of=form_of, page=page)
     routes = [
+        *history.routes(),
         Route("/", page(index)),
         Route("/new", page(new_form), methods=["GET"]),
         Route("/new", page(create), methods=["POST"]),

@@ -68,6 +68,8 @@ SERVER_MAY_IMPORT = (
     "memdir.team.protocol",
     "memdir.team.secrets",
     "memdir.model.keys",
+    "memdir.model.markup",
+    "memdir.model.printable",
     "memdir.errors",
     "memdir.ui.web",
 )

@@ -6,7 +6,8 @@ with the file, the line when there is one, a stable rule id and a fix. ``fix`` r
 (adds missing lines, drops lines to missing files) in batches, taking the directory's lock for
 each batch only, so a concurrent save is never starved; and it removes stale temp files. It
 never deletes or rewrites a memory. Daily logs (``logs/``) are checked as logs (readable UTF-8),
-not as memories.
+not as memories. A file holding what reads as a prompt tag is reported (``markup``): shown to a
+model it is neutralised, but it was written to speak as the system.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from memdir.model.index import (
     truncate_entrypoint_content,
     upsert_entries,
 )
+from memdir.model.markup import describe_markup, find_markup
 from memdir.model.memory import Memory, decode_memory_bytes
 from memdir.model.yaml12 import load_yaml12
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, read_bytes_limited, remove_stale_temps, stale_temp_files
@@ -118,8 +120,21 @@ def _check_file(memory_dir: MemoryDir, rel: str) -> tuple[list[Problem], Memory 
     except OSError as exc:
         return [Problem(rel, None, "unreadable", f"{rel} cannot be read: {exc.strerror}")], None
     if os.path.basename(rel) == ENTRYPOINT_NAME or _is_log(rel):
-        return [], None
-    return _check_frontmatter(rel, text), Memory.parse(text)
+        return _check_markup(rel, text), None
+    return _check_frontmatter(rel, text) + _check_markup(rel, text), Memory.parse(text)
+
+
+def _check_markup(rel: str, text: str) -> list[Problem]:
+    """A memory that holds what reads as a prompt tag (``</system-reminder>`` in any spelling):
+    recall and prompts show it neutralised, but someone wrote it to speak as the system."""
+    found = find_markup(text)
+    if not found:
+        return []
+    message = (
+        f"{rel} holds {describe_markup(text)}, which reads as a tag of the prompt memory is shown in; memdir shows it "
+        "with ‹ › brackets so it cannot act as one. If you did not write it, read the memory and remove it"
+    )
+    return [Problem(rel, text.count("\n", 0, found[0].start) + 1, "markup", message)]
 
 
 def _line_of_offset(data: bytes, exc: MemdirError) -> int | None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memdir.errors import MemdirError
+from memdir.model.printable import printable
 
 if TYPE_CHECKING:
     from memdir.config import MemoryConfig
@@ -49,7 +50,7 @@ EXIT_USAGE = 2
 
 def fail(message: str, *, code: int = EXIT_ERROR) -> None:
     """Print ``memdir: <message>`` (one line) on stderr and exit: the only way the CLI reports failure."""
-    click.echo(f"memdir: {' '.join(message.split())}", err=True)
+    click.echo(f"memdir: {printable(' '.join(message.split()))}", err=True)  # a server's words, a file's name
     sys.exit(code)
 
 

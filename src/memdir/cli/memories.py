@@ -9,7 +9,7 @@ import click
 
 from memdir.cli.listing import all_headers, complete_memory_file, filter_headers, one_line, parse_since
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
-from memdir.cli.terminal import is_terminal, print_table
+from memdir.cli.terminal import is_terminal, print_table, show_text
 from memdir.errors import MemoryExists
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
@@ -167,7 +167,7 @@ def show(state: CliState, file: str, number: int | None, as_json: bool) -> None:
         rel = directory.relative(directory.resolve(file))
         echo_json({"file": rel, "version": number, "text": text, **provenance_json(directory, rel)})
         return
-    click.echo(text, nl=False)
+    show_text(text)
     if number is None and is_terminal(sys.stdout):
         line = provenance_line(directory, file)
         if line:

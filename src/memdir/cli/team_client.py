@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import click
 
 from memdir.cli.extras import require_extra
-from memdir.cli.terminal import is_terminal, print_table, progress
+from memdir.cli.terminal import is_terminal, print_table, progress, say, show_text
 from memdir.config import watch_history
 from memdir.errors import MemdirError
 from memdir.store.provenance import acting_as, current
@@ -66,18 +66,18 @@ def _session(server: str | None, secret: str | None, repo: str | None) -> Iterat
 
 def _report_push(result: PushResult, team_dir: str) -> None:
     for skip in result.skipped_secrets:
-        click.echo(f"skipped {skip.file}: potential secrets ({', '.join(skip.labels)}); not pushed", err=True)
+        say(f"skipped {skip.file}: potential secrets ({', '.join(skip.labels)}); not pushed", err=True)
     for other in result.skipped:
-        click.echo(f"skipped {other.file}: {other.reason} ({other.rule})", err=True)
+        say(f"skipped {other.file}: {other.reason} ({other.rule})", err=True)
     if result.capped:
-        click.echo(f"skipped {result.capped} file(s) beyond the server's entry limit", err=True)
+        say(f"skipped {result.capped} file(s) beyond the server's entry limit", err=True)
     for key, why in result.not_pushed:
-        click.echo(f"not pushed {key}: {why}", err=True)
+        say(f"not pushed {key}: {why}", err=True)
     for conflict in result.conflicts:
-        click.echo(f"restored {conflict.key} on the server: it was deleted there, but you had changed it", err=True)
+        say(f"restored {conflict.key} on the server: it was deleted there, but you had changed it", err=True)
     if result.held_deletions:
         count = len(result.held_deletions)
-        click.echo(
+        say(
             sync_ops.mass_delete_message(count, count + result.unchanged + result.uploaded, "from the server"),
             err=True,
         )
@@ -86,21 +86,27 @@ def _report_push(result: PushResult, team_dir: str) -> None:
 def _report_pull(result: PullResult) -> None:
     for skip in result.skipped:
         if skip.rule == "changed-during-sync":
-            click.echo(f"kept {skip.file}: {skip.reason}", err=True)
+            say(f"kept {skip.file}: {skip.reason}", err=True)
         else:
-            click.echo(f"refused server key {skip.file!r}: {skip.reason} ({skip.rule})", err=True)
+            say(f"refused server key {skip.file!r}: {skip.reason} ({skip.rule})", err=True)
     for key in result.deleted:
-        click.echo(f"deleted {key}: deleted on the server", err=True)
+        say(f"deleted {key}: deleted on the server", err=True)
     for key in result.merged:
-        click.echo(f"merged {key}: your edits and the server's touch different lines; both kept", err=True)
+        say(f"merged {key}: your edits and the server's touch different lines; both kept", err=True)
     for conflict in result.conflicts:
-        click.echo(_conflict_line(conflict), err=True)
+        say(_conflict_line(conflict), err=True)
     for key, why in result.kept_local:
         if not any(conflict.key == key for conflict in result.conflicts):
-            click.echo(f"kept {key}: {why}", err=True)
+            say(f"kept {key}: {why}", err=True)
     if result.held_deletions:
         count = len(result.held_deletions)
-        click.echo(sync_ops.mass_delete_message(count, count + result.unchanged, "in team/"), err=True)
+        say(sync_ops.mass_delete_message(count, count + result.unchanged, "in team/"), err=True)
+    for key, what in result.flagged:
+        say(
+            f"flagged {key}: it holds {what}, which reads as a prompt tag; kept, and shown to models with the "
+            "brackets made harmless. Ask who wrote it (memdir team log)",
+            err=True,
+        )
 
 
 def _conflict_line(conflict: Conflict) -> str:
@@ -139,9 +145,7 @@ def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool
         _report_pull(result)
         deleted = f", {len(result.deleted)} deleted" if result.deleted else ""
         conflicts = f", {len(result.conflicts)} conflict(s)" if result.conflicts else ""
-        click.echo(
-            f"pulled {len(result.written)} file(s) into {team_dir}, {result.unchanged} unchanged{deleted}{conflicts}"
-        )
+        say(f"pulled {len(result.written)} file(s) into {team_dir}, {result.unchanged} unchanged{deleted}{conflicts}")
     _held(result)
 
 
@@ -157,9 +161,7 @@ def push(server: str | None, secret: str | None, repo: str | None, as_json: bool
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         deleted = f", deleted {len(result.deleted)} on the server" if result.deleted else ""
-        click.echo(
-            f"pushed {result.uploaded} file(s) in {result.batches} batch(es){deleted}, {result.unchanged} unchanged"
-        )
+        say(f"pushed {result.uploaded} file(s) in {result.batches} batch(es){deleted}, {result.unchanged} unchanged")
     _held(result)
 
 
@@ -179,7 +181,7 @@ def sync_command(
         _report_pull(pulled)
         _report_push(pushed, team_dir)
         counts = report.to_json()
-        click.echo(
+        say(
             f"pulled {counts['pulled']} file(s), pushed {counts['pushed']}, deleted here {counts['deleted_here']}, "
             f"deleted there {counts['deleted_there']}, {len(counts['conflicts'])} conflict(s), "
             f"{pushed.unchanged} unchanged"
@@ -196,23 +198,23 @@ def status_command(server: str | None, secret: str | None, repo: str | None, as_
     if as_json:
         click.echo(json.dumps({**report.to_json(), "team_dir": team_dir}, indent=2, ensure_ascii=False))
         return
-    click.echo(f"server:      {report.server}")
-    click.echo(f"repository:  {report.repo}")
-    click.echo(f"team dir:    {team_dir}")
-    click.echo(f"local files: {report.local_files}")
+    say(f"server:      {report.server}")
+    say(f"repository:  {report.repo}")
+    say(f"team dir:    {team_dir}")
+    say(f"local files: {report.local_files}")
     version = "none (nothing stored yet)" if report.server_version is None else str(report.server_version)
-    click.echo(f"server:      version {version}, checksum {report.server_checksum or '-'}")
-    click.echo(f"would push:  {len(report.would_push)} file(s)")
+    say(f"server:      version {version}, checksum {report.server_checksum or '-'}")
+    say(f"would push:  {len(report.would_push)} file(s)")
     if is_terminal(sys.stdout):  # one row per changed key, grouped by how it stands
         rows = [(name, key) for name, keys in report.classes.items() for key in keys]
         print_table(None, ("how it stands", "file"), rows, lambda row: "\t".join(row))
     else:
         for name, keys in report.classes.items():
-            click.echo(f"{name}: {len(keys)}")
+            say(f"{name}: {len(keys)}")
             for key in keys:
-                click.echo(f"  {key}")
+                say(f"  {key}")
     for skip in report.skipped_secrets:
-        click.echo(f"never pushed (potential secrets: {', '.join(skip['labels'])}): {skip['file']}")
+        say(f"never pushed (potential secrets: {', '.join(skip['labels'])}): {skip['file']}")
 
 
 @click.command("log", epilog="Example:\n\n\b\n  memdir team log\n  memdir team log project_deploy_window.md --json")
@@ -232,11 +234,11 @@ def log_command(
         click.echo(json.dumps([{name: row.get(name) for name in fields} for row in rows], indent=2, ensure_ascii=False))
         return
     if not rows:
-        click.echo("no history" + (f" for {key}" if key else ""), err=True)
+        say("no history" + (f" for {key}" if key else ""), err=True)
         return
     for row in rows:
         what = "deleted" if row.get("deleted") else str(row.get("hash", ""))[:19]
-        click.echo(f"v{row.get('version')}  {row.get('at')}  {row.get('by') or '-'}  {what}  {row.get('key')}")
+        say(f"v{row.get('version')}  {row.get('at')}  {row.get('by') or '-'}  {what}  {row.get('key')}")
 
 
 def _valid_key(key: str) -> str:
@@ -269,7 +271,7 @@ def show_command(
     if as_json:
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
-    click.echo(str(found["content"]), nl=False)
+    show_text(str(found["content"]))
 
 
 @click.command("restore", epilog="Example:\n\n\b\n  memdir team restore project_deploy_window.md --version 12")
@@ -289,8 +291,8 @@ def restore_command(
         click.echo(json.dumps({"key": key, "restored_version": version, **result}, indent=2, ensure_ascii=False))
         return
     if result.get("kept_as"):
-        click.echo(f"your unpushed version of {key} is kept as {result['kept_as']}", err=True)
-    click.echo(f"restored {key} to version {version} (now version {result['version']})")
+        say(f"your unpushed version of {key} is kept as {result['kept_as']}", err=True)
+    say(f"restored {key} to version {version} (now version {result['version']})")
 
 
 @click.command(
@@ -323,12 +325,12 @@ def watch(server: str | None, secret: str | None, repo: str | None, debounce: fl
 
     def on_push(result: object, error: BaseException | None) -> None:
         if error is not None:
-            click.echo(f"sync failed: {getattr(error, 'message', error)}", err=True)
+            say(f"sync failed: {getattr(error, 'message', error)}", err=True)
         elif isinstance(result, SyncReport):
             _report_pull(result.pull)
             _report_push(result.push, "")
             if result.push.uploaded or result.push.deleted:
-                click.echo(
+                say(
                     f"pushed {result.push.uploaded} file(s) in {result.push.batches} batch(es), "
                     f"deleted {len(result.push.deleted)} on the server",
                     err=True,
@@ -342,7 +344,7 @@ def watch(server: str | None, secret: str | None, repo: str | None, debounce: fl
                 team_dir,
                 stop=stop,
                 delay=debounce,
-                report=lambda line: click.echo(line, err=True),
+                report=lambda line: say(line, err=True),
                 on_push=on_push,
             )
     finally:

@@ -15,7 +15,9 @@ from typing import TextIO
 
 import click
 
-__all__ = ["PROGRESS_MINIMUM", "Progress", "is_terminal", "print_table", "progress"]
+from memdir.model.printable import printable
+
+__all__ = ["PROGRESS_MINIMUM", "Progress", "is_terminal", "print_table", "progress", "say", "show_text"]
 
 Progress = Callable[[int, int], None]
 # Below this many items a command finishes before a bar would be worth drawing.
@@ -32,7 +34,11 @@ def is_terminal(stream: TextIO) -> bool:
 def print_table(
     title: str | None, columns: Sequence[str], rows: Sequence[Sequence[str]], plain: Callable[[Sequence[str]], str]
 ) -> None:
-    """A table when stdout is a terminal; otherwise ``plain(row)`` per line, the scriptable form."""
+    """A table when stdout is a terminal; otherwise ``plain(row)`` per line, the scriptable form.
+
+    Cells often come from outside (a teammate's file name, a server's key): each is made printable,
+    and on a terminal it is shown as text, never read as ``rich`` markup."""
+    rows = [[printable(cell) for cell in row] for row in rows]
     if not is_terminal(sys.stdout):
         if rows:  # one write: 20,000 separate echoes cost more than the listing itself
             click.echo("\n".join(plain(row) for row in rows))
@@ -43,9 +49,23 @@ def print_table(
     table = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
     for column in columns:
         table.add_column(column, overflow="fold")
+    from rich.text import Text
+
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     Console(soft_wrap=False).print(table)
+
+
+def say(text: str, *, err: bool = False) -> None:
+    """``click.echo`` for a line that holds text from outside (a server's key, a token's name): no
+    control character reaches the terminal, where ESC could rewrite the screen or the clipboard."""
+    click.echo(printable(text, keep="\n\t"), err=err)
+
+
+def show_text(text: str) -> None:
+    """A whole file on stdout: as it is into a pipe or a file (``show > copy.md`` keeps every byte),
+    made printable on a terminal (line breaks and tabs kept)."""
+    click.echo(printable(text, keep="\n\t") if is_terminal(sys.stdout) else text, nl=False)
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ import json
 from typing import Annotated, Any
 
 from memdir.config import MemoryConfig, open_memory_dir
+from memdir.errors import MemdirError, MemoryNotFound
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
 from memdir.model.index import ENTRYPOINT_NAME
@@ -27,6 +28,7 @@ from memdir.store.provenance import acting_as
 
 try:
     from mcp.server import MCPServer
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
     from mcp.types import CallToolResult, Resource, TextContent, ToolAnnotations
     from pydantic import AliasChoices, Field
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -287,7 +289,14 @@ def create_server(
         MEMORY_URI_PREFIX + "{+file}", name="memory", description="One memory file.", mime_type="text/markdown"
     )
     def memory(file: str) -> str:
-        return toolbox.read_resource(file)
+        # A refusal is an answer, not a crash: the library logs a ResourceError as one line (and a
+        # missing file as "not found" to the client), where any other exception costs a traceback.
+        try:
+            return toolbox.read_resource(file)
+        except MemoryNotFound as exc:
+            raise ResourceNotFoundError(exc.message) from None
+        except MemdirError as exc:
+            raise ResourceError(f"{exc.message} ({exc.rule})") from None
 
     @server.prompt(
         name="memory_instructions",

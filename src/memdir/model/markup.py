@@ -22,7 +22,9 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["CLOSE_MARK", "OPEN_MARK", "MarkupFinding", "find_markup", "neutralise"]
+from memdir.model.printable import printable
+
+__all__ = ["CLOSE_MARK", "OPEN_MARK", "MarkupFinding", "describe_markup", "find_markup", "neutralise"]
 
 OPEN_MARK = "\u2039"  # ‹
 CLOSE_MARK = "\u203a"  # ›
@@ -275,3 +277,13 @@ def find_markup(text: str) -> list[MarkupFinding]:
             continue  # the closing bracket of a tag already reported
         findings.append(MarkupFinding(start, stop, text[start:stop]))
     return findings
+
+
+def describe_markup(text: str) -> str:
+    """What reads as a prompt tag in ``text``, printable and on one line, or "" when nothing does:
+    the note a report (doctor, team sync, the dashboard) shows next to the file."""
+    found = find_markup(text)
+    if not found:
+        return ""
+    first = printable(" ".join(found[0].text.split()))
+    return first if len(found) == 1 else f"{first} (and {len(found) - 1} more)"

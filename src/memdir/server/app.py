@@ -7,12 +7,14 @@ threadpool and one large push never stalls the other clients.
 
 Besides the team-memory path the server answers ``GET /`` (what it is), ``GET /health``
 (liveness and database reachability, no token) and the history of each repository
-(``GET .../history``, ``GET .../version``).
+(``GET .../history``, ``GET .../version``). A pushed file whose text reads as a prompt tag is
+kept and flagged (``flagged`` in the answer, one log line, a mark on the dashboard).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +25,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from memdir.errors import MemdirError
+from memdir.model.printable import printable
 from memdir.server.auth import AuthDenied, authenticate, bearer_token, permit
 from memdir.server.dashboard import DASHBOARD_PATH, RefusalLog, create_dashboard
+from memdir.server.flags import markup_flags
 from memdir.server.storage.base import (
     DEFAULT_MAX_ENTRIES,
     PutConflict,
@@ -59,6 +63,7 @@ HISTORY_PATH = API_PATH + "/history"
 VERSION_PATH = API_PATH + "/version"
 _DRAIN_FACTOR = 8
 _MAX_HISTORY_LIMIT = 10_000
+log = logging.getLogger("memdir.server")
 
 
 @dataclass(frozen=True)
@@ -307,6 +312,11 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             return JSONResponse(TooManyEntries(outcome.max_entries, outcome.received_entries).to_json(), 413)
         body = PutResponse(outcome.checksum, outcome.last_modified, outcome.version, outcome.deleted).to_json()
         body.update(organizationId=config.organization_id, repo=repo, written=list(outcome.written))
+        flagged = await run_in_threadpool(markup_flags, parsed.entries)
+        if flagged:
+            body["flagged"] = flagged
+            keys = ", ".join(printable(flag["key"]) for flag in flagged)
+            log.warning("push to %s by %s kept with prompt tags in: %s", printable(repo), printable(scope.name), keys)
         return JSONResponse(body, headers={"ETag": format_etag(outcome.checksum)})
 
     async def _delete(request: Request, repo: str, scope: TokenScope) -> Response:

@@ -22,6 +22,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from memdir.errors import MemdirError
+from memdir.model.markup import describe_markup
 from memdir.server.auth import bearer_token
 from memdir.server.storage.base import TOKEN_ID_CHARS, Storage, TokenScope, hash_token, utc_now_iso
 from memdir.team.protocol import validate_key, validate_repo
@@ -155,7 +156,12 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
         files = []
         if state is not None:
             files = [
-                {"key": key, "bytes": len(text.encode("utf-8")), "checksum": state.entry_checksums.get(key, "")}
+                {
+                    "key": key,
+                    "bytes": len(text.encode("utf-8")),
+                    "checksum": state.entry_checksums.get(key, ""),
+                    "markup": describe_markup(text),
+                }
                 for key, text in sorted(state.entries.items())
             ]
         history = await run_in_threadpool(lambda: storage.history(repo, limit=_HISTORY_ROWS))
@@ -181,7 +187,9 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
     async def tokens_page(request: Request, scope: TokenScope, token: str) -> Response:
         if not scope.admin:
             raise _Denied(403, "the token list is for administrators (a token created with --admin)")
-        tokens = await run_in_threadpool(storage.list_tokens)
+        # An administrator of some repositories sees the tokens of those only: the others' names and
+        # scopes would tell it which repositories exist elsewhere on the server.
+        tokens = [info for info in await run_in_threadpool(storage.list_tokens) if scope.covers(info.repos)]
         return render(request, "dash_tokens.html", title="Tokens", tokens=tokens, me=token_id(token))
 
     async def login(request: Request) -> Response:

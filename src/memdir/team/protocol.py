@@ -17,6 +17,7 @@ from typing import Any
 
 from memdir.errors import PathTraversalError, SyncError, UnsafePathError
 from memdir.model.keys import sanitize_path_key
+from memdir.model.printable import printable, unprintable_characters
 
 __all__ = [
     "API_PATH",
@@ -89,7 +90,9 @@ def validate_key(key: str) -> str:
 
     :func:`sanitize_path_key` covers NUL, encoded and Unicode traversal, backslashes and absolute
     keys; the server has no directory to resolve against, so ``..``/``.`` segments, empty segments
-    and over-long keys are refused here instead of by a realpath check.
+    and over-long keys are refused here instead of by a realpath check. So are keys with a control
+    character or another unprintable code point (ESC, BEL, CR, a zero-width or bidirectional
+    mark): every listing would print them to someone's terminal.
     """
     if not key:
         raise UnsafePathError("team key is empty; give a relative path such as 'notes.md'", rule="key-empty")
@@ -108,6 +111,14 @@ def validate_key(key: str) -> str:
             rule="key-not-utf8",
             path=key,
         ) from None
+    if not key.isprintable():
+        shown = " ".join(unprintable_characters(key))
+        raise UnsafePathError(
+            f"team key '{printable(key)}' holds unprintable characters ({shown}): control characters such as "
+            "ESC, BEL or CR would act on the terminal of whoever lists it; rename the file with printable characters",
+            rule="key-unprintable",
+            path=key,
+        )
     if len(key_bytes) > MAX_KEY_BYTES:
         raise UnsafePathError(
             f"team key {key[:60]!r}... is longer than {MAX_KEY_BYTES} UTF-8 bytes; shorten the path",

@@ -8,8 +8,10 @@ it as a conflict copy; deletions arrive as server tombstones and a mass deletion
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from memdir.errors import SyncError
+from memdir.model.markup import describe_markup
 from memdir.team.base import update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
@@ -150,7 +152,15 @@ def pull(
         conflicts=tuple(sorted(conflicts, key=lambda c: c.key)),
         kept_local=tuple(sorted(kept)),
         held_deletions=tuple(held),
+        flagged=_flagged([*written, *merged], entries),
     )
+
+
+def _flagged(written: list[str], entries: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """Pulled files whose text reads as a prompt tag: kept (memdir neutralises it wherever a model
+    reads it), and reported, since a teammate or the server put words there meant for the system."""
+    found = ((key, describe_markup(entries[key])) for key in sorted(written) if key in entries)
+    return tuple((key, note) for key, note in found if note)
 
 
 def _merge(client: TeamClient, key: str, base_hash: str | None, mine: str, theirs: str) -> str | None:

@@ -81,6 +81,7 @@ class PullResult:
     conflicts: tuple[Conflict, ...] = ()
     kept_local: tuple[tuple[str, str], ...] = ()  # (key, why): local changes a pull left alone
     held_deletions: tuple[str, ...] = ()  # deletions from the server held by the mass-delete rule
+    flagged: tuple[tuple[str, str], ...] = ()  # (key, what): pulled files that hold a prompt tag, kept
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +93,7 @@ class PullResult:
             "conflicts": [conflict.to_json() for conflict in self.conflicts],
             "kept_local": [{"key": key, "why": why} for key, why in self.kept_local],
             "held_deletions": list(self.held_deletions),
+            "flagged": [{"key": key, "markup": what} for key, what in self.flagged],
             "skipped": [skip.to_json() for skip in self.skipped],
             "version": self.version,
             "checksum": self.checksum,

@@ -93,6 +93,7 @@ def _combine(pulls: list[PullResult]) -> PullResult:
         conflicts=tuple(c for p in pulls for c in p.conflicts),
         kept_local=last.kept_local,
         held_deletions=last.held_deletions,
+        flagged=tuple(dict.fromkeys(flag for p in pulls for flag in p.flagged)),
     )
 
 

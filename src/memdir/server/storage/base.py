@@ -144,6 +144,14 @@ class TokenScope:
         """A pattern is an exact ``owner/name``, ``owner/*`` or ``*``."""
         return any(fnmatchcase(repo, pattern) for pattern in self.repos)
 
+    def covers(self, repos: tuple[str, ...]) -> bool:
+        """Whether every pattern of ``repos`` (another token's scope) lies inside this scope: what an
+        administrator may see of other tokens. ``owner/*`` covers ``owner/x`` and ``owner/*``, only
+        ``*`` covers ``*``; an empty scope is covered by ``*`` alone."""
+        if not repos:
+            return "*" in self.repos
+        return all(any(fnmatchcase(theirs, mine) for mine in self.repos) for theirs in repos)
+
 
 @dataclass(frozen=True)
 class TokenInfo:

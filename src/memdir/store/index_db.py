@@ -41,8 +41,9 @@ __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", 
 
 # 2: headers read the type nested under metadata:; 3: Chinese, Japanese, Korean and Thai text is
 # indexed as pairs of characters (spaced_pairs); 4: headers keep whether the type came from
-# metadata: (nested_type), which releases before 2.1.330 do not read.
-SCHEMA_VERSION = "4"
+# metadata: (nested_type), which releases before 2.1.330 do not read; 5: headers keep the
+# frontmatter's modified: time and expires: date.
+SCHEMA_VERSION = "5"
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
 FTS_WEIGHTS = (2.5, 3.0, 1.0)
 _BODY_CHARS = 32 * 1024
@@ -61,6 +62,8 @@ CREATE TABLE IF NOT EXISTS memories(
     description TEXT,
     type TEXT,
     nested_type INTEGER NOT NULL DEFAULT 0,
+    modified_ms REAL,
+    expires TEXT,
     preview TEXT NOT NULL,
     body TEXT NOT NULL,
     hash TEXT NOT NULL
@@ -226,9 +229,10 @@ class MemoryIndex(RankerCaches):
         headers: dict[str, MemoryHeader] = {}
         self._stamps = {}
         rows = conn.execute(
-            "SELECT id, file, mtime_ns, size, name, description, type, nested_type, preview FROM memories"
+            "SELECT id, file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires "
+            "FROM memories"
         )
-        for rowid, file, mtime_ns, size, name, description, kind, nested, preview in rows:
+        for rowid, file, mtime_ns, size, name, description, kind, nested, preview, modified, expires in rows:
             self._stamps[file] = (rowid, mtime_ns, size)
             headers[file] = MemoryHeader(
                 filename=file,
@@ -240,6 +244,8 @@ class MemoryIndex(RankerCaches):
                 name=name,
                 preview=preview,
                 nested_type=bool(nested),
+                modified_ms=modified,
+                expires=expires,
             )
         return headers
 
@@ -289,6 +295,8 @@ class MemoryIndex(RankerCaches):
                     header.description,
                     kind,
                     int(header.nested_type),
+                    header.modified_ms,
+                    header.expires,
                     header.preview,
                     body,
                     digest,
@@ -298,15 +306,15 @@ class MemoryIndex(RankerCaches):
                     rowid = stamps[rel][0]
                     conn.execute(
                         "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
-                        "preview=?, body=?, hash=? WHERE id=?",
+                        "modified_ms=?, expires=?, preview=?, body=?, hash=? WHERE id=?",
                         (*values, rowid),
                     )
                     conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
                 else:
                     added += 1
                     cursor = conn.execute(
-                        "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, preview, "
-                        "body, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, modified_ms, "
+                        "expires, preview, body, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (rel, *values),
                     )
                     rowid = int(cursor.lastrowid or 0)

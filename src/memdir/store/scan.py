@@ -21,6 +21,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.frontmatter import normalize_newlines, parse_frontmatter
 from memdir.model.memory_type import FrontmatterLayout, MemoryType, parse_memory_type, type_from_frontmatter
+from memdir.model.timefields import expiry_date, modified_ms
 from memdir.paths import djb2, sanitize_path
 from memdir.store.files import atomic_write, open_regular
 
@@ -46,7 +47,7 @@ MAX_MEMORY_FILES = 200
 _HEADER_BYTES = 64 * 1024
 # Bump when read_header gives another result for the same bytes: headers kept in files by an
 # earlier version are then read again.
-HEADER_FORMAT = 1
+HEADER_FORMAT = 2
 
 
 class MemoryHeader(NamedTuple):
@@ -61,6 +62,14 @@ class MemoryHeader(NamedTuple):
     name: str | None = None
     preview: str = ""  # the body text within the first 30 lines, for offline ranking
     nested_type: bool = False  # the type was read from ``metadata.type`` (the 2.1.330 layout)
+    modified_ms: float | None = None  # the frontmatter's ``modified:`` time, when it has one
+    expires: str | None = None  # the frontmatter's ``expires:`` date (YYYY-MM-DD), when it has one
+
+    @property
+    def time_ms(self) -> float:
+        """When the memory last changed: its ``modified:`` stamp, else the file's mtime (a copy,
+        a checkout or a sync resets the mtime; the stamp travels with the text)."""
+        return self.modified_ms if self.modified_ms is not None else self.mtime_ms
 
 
 def same_headers(headers: Sequence[MemoryHeader], known: list[MemoryHeader]) -> bool:
@@ -144,6 +153,8 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
         name=str(name) if name not in (None, "") else None,
         preview=content,
         nested_type=layout is FrontmatterLayout.NESTED,
+        modified_ms=modified_ms(frontmatter),
+        expires=expiry_date(frontmatter),
     )
 
 
@@ -158,10 +169,11 @@ def cache_file_path(memory_dir: str, home: str, kind: str) -> str:
 
 
 def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | None:
-    """One stored ``[mtime_ns, size, filename, description, type, name, preview, nested_type]``."""
-    if not isinstance(entry, list) or len(entry) != 8:
+    """One stored ``[mtime_ns, size, filename, description, type, name, preview, nested_type,
+    modified_ms, expires]``."""
+    if not isinstance(entry, list) or len(entry) != 10:
         return None
-    mtime_ns, size, filename, description, raw_type, name, preview, nested = entry
+    mtime_ns, size, filename, description, raw_type, name, preview, nested, modified, expires = entry
     if not (
         type(mtime_ns) is int
         and type(size) is int
@@ -171,19 +183,25 @@ def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | 
         and isinstance(name, str | None)
         and isinstance(preview, str)
         and isinstance(nested, bool)
+        and isinstance(modified, float | int | None)
+        and isinstance(expires, str | None)
     ):
         return None
     try:
         memory_type = MemoryType(raw_type) if raw_type is not None else None
     except ValueError:
         return None
-    header = MemoryHeader(filename, path, mtime_ns / 1e6, size, description, memory_type, name, preview, nested)
+    stamp = float(modified) if modified is not None else None
+    header = MemoryHeader(filename, path, mtime_ns / 1e6, size, description, memory_type, name, preview, nested, stamp, expires)
     return mtime_ns, size, header
 
 
 def _entry(mtime_ns: int, size: int, header: MemoryHeader) -> list[object]:
     kind = header.type.value if header.type is not None else None
-    return [mtime_ns, size, header.filename, header.description, kind, header.name, header.preview, header.nested_type]
+    return [
+        *(mtime_ns, size, header.filename, header.description, kind, header.name, header.preview),
+        *(header.nested_type, header.modified_ms, header.expires),
+    ]
 
 
 class ScanCache:

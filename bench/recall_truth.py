@@ -1,0 +1,218 @@
+"""Recall that tells the current truth: stale facts, duplicates and expired memories, per selector.
+
+Protocol: one memory directory per language (English, Chinese) and per clock (``mtime``: each file's
+mtime is when it was written and the frontmatter has no ``modified:``; ``stamped``: every file has the
+same mtime, as after a checkout or a sync, and the time is the frontmatter's ``modified:``). The
+stores come from ``bench/truth_topics.py``: facts about the components of a product that change
+over time (two or three versions each, in other words), facts stated once, duplicates in other words,
+year-old feedback rules nothing replaced, and expiring memories. Every question is a recall query.
+Per selector:
+
+- current first: for a question about an updated fact, the newest version ranks above every stale one;
+- stale alone: what recall surfaces holds a stale version of the fact but not the current one;
+- hit@5: the current version (or the one memory that answers) is in the top five of the ranking;
+- rules hit@5: old feedback rules that nothing replaced are still found;
+- expired surfaced: a memory past its ``expires:`` date is surfaced (should never be);
+- duplicate detection: precision and recall of the near-duplicate check on labelled pairs (duplicates
+  and updates are pairs that should be flagged, memories on another attribute of the same component
+  or the same attribute of another component are pairs that should not), when memdir has one;
+- latency: median and p95 ms of one ranking, warm.
+
+Run: ``python bench/recall_truth.py [--selectors lexical,embedding,hybrid]``; prints a table and writes
+``bench/results/recall_truth.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from memdir.model.memory import Memory, MemoryType
+from memdir.recall.manifest import iso_mtime
+from memdir.recall.recaller import Recaller
+from memdir.recall.registry import SelectorInputs, build_selector
+from memdir.recall.selector import RankingSelector
+from memdir.store.index_db import MemoryIndex
+from memdir.store.memdir import MemoryDir
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from truth_topics import TruthStore, build_truth_store  # noqa: E402
+
+RESULTS = HERE / "results"
+NOW_S = 1_790_000_000  # a fixed "now" (2026-09-20) so that runs compare
+CLOCKS = ("mtime", "stamped")
+
+
+def build_store(truth: TruthStore, root: Path, clock: str) -> tuple[MemoryDir, dict[str, str]]:
+    """Write the store's facts; returns the store and key -> file name. File names are neutral
+    (``mem_0042.md``) and shuffled, so neither the name nor the order gives the version away."""
+    store = MemoryDir(root, scan_cap=None)
+    order = list(truth.facts)
+    random.Random(f"files-{truth.language}").shuffle(order)
+    files: dict[str, str] = {}
+    for number, fact in enumerate(order):
+        written_s = NOW_S - fact.age_s
+        extra: dict[str, object] = {}
+        if fact.expires:
+            extra["expires"] = fact.expires
+        if clock == "stamped":
+            extra["modified"] = iso_mtime(written_s * 1000)
+        memory = Memory(
+            name=fact.name, description=fact.description, type=MemoryType(fact.kind), body=fact.body + "\n", extra=extra
+        )
+        file = f"mem_{number:04d}.md"
+        result = store.save(memory, file=file, index=False)
+        stamp = NOW_S - 3600 if clock == "stamped" else written_s
+        os.utime(result.path, (stamp, stamp))
+        files[fact.key] = file
+    return store, files
+
+
+def evaluate(selector: RankingSelector, store: MemoryDir, truth: TruthStore, files: dict[str, str]) -> dict[str, Any]:
+    recaller = Recaller(store, selector=selector, clock=lambda: float(NOW_S))
+    candidates = store.list()
+    selector.rank("warm up the caches", candidates)
+    versions: dict[str, list[str]] = {}
+    for fact in sorted(truth.facts, key=lambda f: f.version):
+        if fact.subject and fact.duplicate_of is None:
+            versions.setdefault(fact.subject, []).append(files[fact.key])
+    duplicates = {files[f.key]: files[f.duplicate_of] for f in truth.facts if f.duplicate_of}
+    counts: dict[str, list[float]] = {}
+
+    def add(metric: str, value: float) -> None:
+        counts.setdefault(metric, []).append(value)
+
+    times: list[float] = []
+    for question in truth.questions:
+        started = time.perf_counter()
+        ranking = [header.filename for header, _ in selector.rank(question.query, candidates)]
+        times.append((time.perf_counter() - started) * 1000)
+        surfaced = recaller.select(question.query, limit=5).files
+        if question.kind in ("updated", "static"):
+            chain = versions[question.subject]
+            current, stale = chain[-1], set(chain[:-1])
+            answers = {current} | {dup for dup, of in duplicates.items() if of == current}
+            position = {file: i for i, file in enumerate(ranking)}
+            add(f"{question.kind} hit@5", float(any(position.get(f, 99) < 5 for f in answers)))
+            if question.kind == "updated":
+                best_stale = min((position.get(f, 10**6) for f in stale), default=10**6)
+                add("current first", float(current in position and position[current] < best_stale))
+                add("stale alone", float(bool(stale & set(surfaced)) and current not in surfaced))
+                add("stale surfaced", float(bool(stale & set(surfaced))))
+        else:
+            target = files[question.expect]
+            if question.kind == "expired":
+                add("expired surfaced", float(target in surfaced))
+            else:
+                add(f"{question.kind} hit@5", float(target in ranking[:5]))
+    out = {metric: 100 * statistics.mean(values) for metric, values in counts.items()}
+    out["n updated"] = float(len(counts.get("current first", [])))
+    times.sort()
+    out["median ms"] = statistics.median(times)
+    out["p95 ms"] = times[int(0.95 * (len(times) - 1))]
+    return out
+
+
+def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, str]) -> dict[str, float] | None:
+    """Precision and recall of memdir's near-duplicate check on the labelled pairs, when it has one."""
+    try:
+        from memdir.recall.similar import Similarity
+    except ImportError:
+        return None
+    headers = {header.filename: header for header in store.list()}
+    similarity = Similarity(list(headers.values()))
+    found = {"tp": 0, "fp": 0, "fn": 0, "dup_tp": 0, "dup_n": 0}
+    for a, b, label in truth.pairs:
+        near = similarity.near(headers[files[a]], headers[files[b]])
+        wanted = label != "different"
+        found["tp"] += near and wanted
+        found["fp"] += near and not wanted
+        found["fn"] += wanted and not near
+        if label == "duplicate":
+            found["dup_n"] += 1
+            found["dup_tp"] += near
+    precision = found["tp"] / max(1, found["tp"] + found["fp"])
+    recall = found["tp"] / max(1, found["tp"] + found["fn"])
+    return {
+        "precision": 100 * precision,
+        "recall": 100 * recall,
+        "duplicate recall": 100 * found["dup_tp"] / max(1, found["dup_n"]),
+        "pairs": float(len(truth.pairs)),
+    }
+
+
+COLUMNS = (
+    "current first",
+    "stale alone",
+    "stale surfaced",
+    "updated hit@5",
+    "static hit@5",
+    "rule hit@5",
+    "live hit@5",
+    "expired surfaced",
+    "median ms",
+    "p95 ms",
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--selectors", default="lexical,embedding,hybrid")
+    parser.add_argument("--languages", default="en,zh")
+    parser.add_argument("--out", type=Path, default=RESULTS / "recall_truth.json")
+    args = parser.parse_args(argv)
+    selectors = [name for name in args.selectors.split(",") if name]
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    detection: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="memdir-truth-") as tmp:
+        for language in args.languages.split(","):
+            truth = build_truth_store(language, NOW_S)
+            for clock in CLOCKS:
+                root = Path(tmp) / f"{language}-{clock}"
+                store, files = build_store(truth, root, clock)
+                if clock == "mtime":
+                    found = duplicate_detection(truth, store, files)
+                    if found is not None:
+                        detection[language] = found
+                for name in selectors:
+                    index = MemoryIndex(store.root, str(Path(tmp) / f"{language}-{clock}-{name}.sqlite3"))
+                    selector = build_selector(name, SelectorInputs(vectors=index))
+                    assert isinstance(selector, RankingSelector)
+                    figures = evaluate(selector, store, truth, files)
+                    results.setdefault(name, {})[f"{language} {clock}"] = figures
+                    index.close()
+                    print(f"{name} {language} {clock}: current first {figures['current first']:.1f}", file=sys.stderr)
+    print(f"| selector | store | {' | '.join(COLUMNS)} |")
+    print("|" + "---|" * (len(COLUMNS) + 2))
+    for name, stores in results.items():
+        for label, figures in stores.items():
+            cells = [f"{figures.get(column, float('nan')):.1f}" for column in COLUMNS]
+            print(f"| {name} | {label} | {' | '.join(cells)} |")
+    if detection:
+        print("\n| language | pairs | near-duplicate precision | recall | duplicates found |")
+        print("|---|---|---|---|---|")
+        for language, found in detection.items():
+            print(
+                f"| {language} | {found['pairs']:.0f} | {found['precision']:.1f} | {found['recall']:.1f} | "
+                f"{found['duplicate recall']:.1f} |"
+            )
+    else:
+        print("\nnear-duplicate detection: none in this version")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"now": NOW_S, "results": results, "duplicates": detection}
+    args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

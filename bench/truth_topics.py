@@ -332,7 +332,11 @@ ZH_ATTRIBUTES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
 }
 
 ZH_RULES = (
-    ("集成测试不要模拟数据库", "集成测试必须连真实数据库，之前模拟数据库掩盖了一次迁移错误", "集成测试里可以模拟数据库吗？"),
+    (
+        "集成测试不要模拟数据库",
+        "集成测试必须连真实数据库，之前模拟数据库掩盖了一次迁移错误",
+        "集成测试里可以模拟数据库吗？",
+    ),
     ("合并请求控制在400行以内", "评审要求每个合并请求改动不超过400行，太大的要拆开", "一个合并请求最多可以改多少行？"),
     ("库代码里不要用print", "库代码一律用logging模块输出日志，不要用print", "库代码里可以用print输出调试信息吗？"),
     ("公开函数都要写类型注解", "所有公开函数都要有完整的类型注解，mypy用严格模式", "公开函数需要写类型注解吗？"),
@@ -348,6 +352,14 @@ LANGUAGES = {
     "en": (EN_COMPONENTS, EN_ATTRIBUTES, EN_RULES, EN_EXPIRING),
     "zh": (ZH_COMPONENTS, ZH_ATTRIBUTES, ZH_RULES, ZH_EXPIRING),
 }
+
+
+def _title(text: str, language: str, rng: random.Random) -> str:
+    """A short title as an agent writes one: the start of the sentence, in a few lengths."""
+    if language == "en":
+        words = text.replace(";", "").replace(":", "").split()
+        return " ".join(words[: rng.randint(3, 6)])
+    return text[: rng.randint(6, 10)].rstrip("，：（")
 
 
 def _date(days_from_now: int, now_s: int) -> str:
@@ -371,7 +383,7 @@ def build_truth_store(language: str, now_s: int, *, seed: int = 23) -> TruthStor
         for attribute in names:
             values, firsts, updates, asks = attributes[attribute]
             subject = f"{ci}/{attribute}"
-            versions = (rng.choice((2, 2, 3)) if attribute in updated else 1)
+            versions = rng.choice((2, 2, 3)) if attribute in updated else 1
             picked = rng.sample(values, k=versions)
             age = rng.randint(40, 400) * DAY
             keys = []
@@ -381,7 +393,7 @@ def build_truth_store(language: str, now_s: int, *, seed: int = 23) -> TruthStor
                 else:
                     text = rng.choice(updates).format(c=component, v=value, o=picked[number - 1])
                 key = f"{language}-{subject}-v{number}"
-                title = f"{component} {attribute}" if language == "en" else f"{component}{attribute}"
+                title = _title(text, language, rng)
                 facts.append(Fact(key, subject, number, title, text, text + ".", age))
                 keys.append(key)
                 age -= rng.randint(3, 35) * DAY
@@ -397,7 +409,7 @@ def build_truth_store(language: str, now_s: int, *, seed: int = 23) -> TruthStor
                 other = [t for t in firsts if t.format(c=component, v=picked[0]) != facts[-1].description]
                 text = (other or firsts)[0].format(c=component, v=picked[0])
                 dup_key = keys[0] + "-dup"
-                title = f"{component} {attribute} note" if language == "en" else f"{component}{attribute}备注"
+                title = _title(text, language, rng)
                 facts.append(Fact(dup_key, subject, 0, title, text, text + ".", age - 2 * DAY, duplicate_of=keys[0]))
                 pairs.append((keys[0], dup_key, "duplicate"))
     # negatives: the same component with another attribute, the same attribute of another component

@@ -62,9 +62,61 @@ def test_add_refuses_to_overwrite_without_force(run):
     second = run(*args)
     assert second.exit_code == 1
     assert second.stderr == (
-        "memdir: user_role.md already exists; add --force to replace it, or --file NAME to save under another name\n"
+        "memdir: not saved: user_role.md (Role) already says nearly the same; update it with "
+        "--update user_role.md, or add --force to save a new memory anyway\n"
     )
     assert run(*args, "--force").exit_code == 0
+    other = run("add", "--type", "user", "--name", "Role", "--description", "Backend lead", "--file", "x.md")
+    assert other.exit_code == 1  # another file name does not make it another memory
+
+
+def test_add_names_a_near_duplicate_in_other_words_and_saves_only_with_force(run):
+    first = ("add", "--type", "project", "--name", "Checkout latency")
+    assert (
+        run(*first, "--description", "The checkout API p95 response time is 950 ms", "--body", "Load test").exit_code
+        == 0
+    )
+    again = (
+        "add",
+        "--type",
+        "project",
+        "--name",
+        "Checkout API latency",
+        "--description",
+        "Checkout API p95 response time is 950 ms",
+        "--body",
+        "Load test",
+    )
+    refused = run(*again)
+    assert refused.exit_code == 1
+    assert "project_checkout_latency.md (Checkout latency)" in refused.stderr
+    assert not (run.mem / "project_checkout_api_latency.md").exists()
+    assert run(*again, "--force").exit_code == 0
+    assert (run.mem / "project_checkout_api_latency.md").exists()
+
+
+def test_add_update_replaces_a_memory_s_content_and_keeps_its_file_name(run):
+    run("add", "--type", "project", "--name", "Checkout latency", "--description", "Checkout p95 is 950 ms")
+    result = run(
+        "add",
+        "--type",
+        "project",
+        "--name",
+        "Checkout latency",
+        "--description",
+        "After the cache, checkout p95 is 140 ms",
+        "--body",
+        "Was 950 ms.",
+        "--update",
+        "project_checkout_latency.md",
+    )
+    assert result.exit_code == 0, result.stderr
+    text = (run.mem / "project_checkout_latency.md").read_text(encoding="utf-8")
+    assert "140 ms" in text and "description: Checkout p95 is 950 ms" not in text
+    assert sorted(p.name for p in run.mem.glob("*.md")) == ["MEMORY.md", "project_checkout_latency.md"]
+    assert "After the cache" in (run.mem / "MEMORY.md").read_text(encoding="utf-8")
+    missing = run("add", "--type", "user", "--name", "x", "--description", "y", "--update", "nope.md")
+    assert missing.exit_code == 1 and "no memory file 'nope.md'" in missing.stderr
 
 
 def test_rm_removes_the_file_and_its_index_line(run):

@@ -105,11 +105,30 @@ def test_a_refused_write_names_the_rule_and_sets_is_error(server):
 
     again, no_desc, bad_type, escape = run(server, body)
     assert again.is_error is True
-    assert again.structured_content["rule"] == "exists"
+    assert again.structured_content["rule"] == "near-duplicate"  # the same memory again is its own near one
     assert "force" in again.structured_content["message"]
     assert no_desc.is_error and no_desc.structured_content["rule"] in ("missing-description", "missing-argument")
     assert bad_type.is_error and bad_type.structured_content["rule"] == "invalid-type"
     assert escape.is_error and escape.structured_content["rule"] == "outside-root"
+
+
+def test_remember_names_a_near_duplicate_hints_update_and_saves_with_force(server, tmp_path):
+    similar = {**REMEMBER, "name": "Real database in tests", "file": "feedback_db.md"}
+
+    async def body(client):
+        await client.call_tool("remember", REMEMBER)
+        refused = await client.call_tool("remember", similar)
+        forced = await client.call_tool("remember", {**similar, "force": True})
+        return refused, forced
+
+    refused, forced = run(server, body)
+    assert refused.is_error is True
+    payload = refused.structured_content
+    assert payload["rule"] == "near-duplicate"
+    assert [near["file"] for near in payload["near"]] == ["feedback_real_db_in_tests.md"]
+    assert "Call update with file 'feedback_real_db_in_tests.md'" in payload["message"]
+    assert forced.is_error is False and forced.structured_content["status"] == "created"
+    assert (tmp_path / "mem" / "feedback_db.md").exists()
 
 
 def test_update_changes_only_the_given_fields_and_keeps_the_index_in_step(server, tmp_path):
@@ -151,7 +170,7 @@ def test_forget_deletes_the_file_and_its_index_line(server, tmp_path):
 def test_resources_list_the_index_and_every_memory(server):
     async def body(client):
         await client.call_tool("remember", REMEMBER)
-        await client.call_tool("remember", {**REMEMBER, "name": "Nested", "file": "topics/nested.md"})
+        await client.call_tool("remember", {**REMEMBER, "name": "Nested", "file": "topics/nested.md", "force": True})
         listed = await client.list_resources()
         templates = await client.list_resource_templates()
         index = await client.read_resource("memdir://index")

@@ -293,3 +293,22 @@ def test_the_index_cannot_be_deleted_or_renamed_in_daily_log_mode(tmp_path):
     assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "- [A](a.md) - a\n"
     assert (mem / "sub" / "MEMORY.md").exists()
     assert not (mem / "other").exists()
+
+
+def test_create_names_a_memory_that_already_says_nearly_the_same(tmp_path):
+    mem = tmp_path / "mem"
+    tool = MemdirMemoryTool(str(mem))
+    again = ROLE.replace("name: Role", "name: Role at work")
+    results, _ = run_script(
+        tool,
+        [
+            {"command": "create", "path": "/memories/user_role.md", "file_text": ROLE},
+            {"command": "create", "path": "/memories/user_role_work.md", "file_text": again},
+        ],
+    )
+    assert "Note:" not in results[0]["content"]
+    assert results[1]["content"].endswith(
+        "Note: /memories/user_role.md already says nearly the same. Keep one memory per fact: move what is new "
+        "into the existing file and delete /memories/user_role_work.md."
+    )
+    assert (mem / "user_role_work.md").read_text(encoding="utf-8") == again  # saved: nothing is lost

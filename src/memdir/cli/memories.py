@@ -13,6 +13,7 @@ from memdir.cli.terminal import is_terminal, print_table, show_text
 from memdir.errors import MemoryExists
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
+from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_age
 
 __all__ = ["add", "list_memories", "rm", "show"]
@@ -24,6 +25,8 @@ Examples:
   memdir add --type user --name "Role" --description "Leads the payments team; prefers short reviews"
   echo "Never mock the DB.\\n**Why:** a mock hid a broken migration." | \\
     memdir add --type feedback --name "Real DB in tests" --description "Integration tests hit a real DB" --body -
+  memdir add --type project --name "Checkout latency" --description "Checkout p95 is 140 ms" \\
+    --update project_checkout_latency.md
 """
 )
 @click.option(
@@ -37,16 +40,52 @@ Examples:
 @click.option("--description", required=True, help="One specific line; recall matches against it.")
 @click.option("--body", default="", help="The memory text; '-' reads it from standard input.")
 @click.option("--file", "file_", default=None, help="File name (default: <type>_<slug>.md).")
-@click.option("--force", is_flag=True, help="Replace an existing file of the same name.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Save even when a memory says nearly the same, and replace an existing file of the same name.",
+)
+@click.option(
+    "--update",
+    "update_file",
+    default=None,
+    metavar="FILE",
+    shell_complete=complete_memory_file,
+    help="Replace the content of this existing memory instead of adding one (the file keeps its name).",
+)
 @pass_state
-def add(state: CliState, type_: str, name: str, description: str, body: str, file_: str | None, force: bool) -> None:
+def add(
+    state: CliState,
+    type_: str,
+    name: str,
+    description: str,
+    body: str,
+    file_: str | None,
+    force: bool,
+    update_file: str | None,
+) -> None:
     """Save a memory and add (or replace) its line in MEMORY.md.
 
-    Prints what it did on stdout: at a terminal, "created PATH; MEMORY.md updated"; piped, the
-    path alone.
+    A memory that says nearly what an existing one says is not saved: the command names the near
+    ones and exits 1, so the fact is updated where it lives (--update FILE) rather than saved twice
+    (--force saves it anyway). Prints what it did on stdout: at a terminal, "created PATH;
+    MEMORY.md updated"; piped, the path alone.
     """
     text = sys.stdin.read() if body == "-" else body
     memory = Memory(name=name, description=description, type=MemoryType(type_), body=text.strip("\n"))
+    if update_file is not None:
+        if file_ is not None:
+            fail("--update names the file already; leave out --file")
+        _update(state, update_file, memory)
+        return
+    if not force:
+        near = near_memories(state.memory_dir.list(), name, description, memory.body)
+        if near:
+            listed = ", ".join(f"{n.header.filename} ({n.header.name or n.header.description or ''})" for n in near)
+            fail(
+                f"not saved: {listed} already says nearly the same; update it with "
+                f"--update {near[0].header.filename}, or add --force to save a new memory anyway"
+            )
     try:
         result = state.memory_dir.save(memory, file=file_, force=force)
     except MemoryExists as exc:
@@ -60,6 +99,22 @@ def add(state: CliState, type_: str, name: str, description: str, body: str, fil
     verb = "created" if result.created else "replaced"
     index_note = f"; {result.index_file} updated" if result.index_changed else ""
     click.echo(f"{verb} {result.path}{index_note}")
+
+
+def _update(state: CliState, file: str, memory: Memory) -> None:
+    """Replace an existing memory's content, keeping its file name and its place in MEMORY.md."""
+    directory = state.memory_dir
+    if not directory.exists(file):
+        fail(f"no memory file {file!r} to update; see memdir list")
+    rel = directory.relative(directory.resolve(file))
+    result = directory.save(memory, file=rel, force=True)
+    if result.index_refused is not None:
+        click.echo(f"memdir: saved {result.file} without an index line: {result.index_refused}", err=True)
+    if not is_terminal(sys.stdout):
+        click.echo(result.path)
+        return
+    index_note = f"; {result.index_file} updated" if result.index_changed else ""
+    click.echo(f"updated {result.path}{index_note}")
 
 
 @cli.command(

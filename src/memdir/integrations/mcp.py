@@ -199,8 +199,9 @@ def create_server(
 
     @server.tool(
         name="remember",
-        description="Save a new memory file and add its line to MEMORY.md. Refuses to overwrite an "
-        "existing file unless force is true (use update to change a memory).",
+        description="Save a new memory file and add its line to MEMORY.md. When an existing memory says "
+        "nearly the same, nothing is saved and the answer names it: call update on it instead, or pass "
+        "force: true to save anyway (force also replaces an existing file of the same name).",
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
     )
     def remember(

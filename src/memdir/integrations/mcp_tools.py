@@ -26,6 +26,7 @@ from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.recall.manifest import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import Selector
+from memdir.recall.similar import Near, near_memories
 from memdir.store.memdir import MemoryDir
 from memdir.store.records import SaveResult
 from memdir.store.scan import MemoryHeader
@@ -88,6 +89,22 @@ def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dic
     if entry is not None:
         payload["index_line"] = entry.render()
     return payload
+
+
+def _near_refusal(near: list[Near]) -> Outcome:
+    first = near[0].header.filename
+    message = (
+        f"not saved: {', '.join(n.header.filename for n in near)} already says nearly the same. "
+        f"Call update with file {first!r} to change it (the current fact replaces the stale one), "
+        "or call remember again with force: true if this really is a different memory."
+    )
+    payload: dict[str, Any] = {
+        "status": "refused",
+        "rule": "near-duplicate",
+        "message": message,
+        "near": [{**_header_json(n.header), "similarity": round(n.score, 3)} for n in near],
+    }
+    return Outcome(ok=False, payload=payload)
 
 
 class MemoryToolbox:
@@ -237,9 +254,17 @@ class MemoryToolbox:
         file: str | None = None,
         force: bool = False,
     ) -> Outcome:
-        """Save a new memory and its index line; an existing file is refused unless ``force``."""
+        """Save a new memory and its index line. Without ``force``, a memory that says nearly what an
+        existing one says is not saved: the answer names the near ones and says to call ``update``;
+        an existing file is refused too."""
         try:
             memory = Memory(name=name.strip(), description=description.strip(), type=parse_type(type), body=body)
+            if file:
+                self.memory_dir.resolve(file)  # a path outside the directory is refused before anything else
+            if not force:
+                near = near_memories(self.memory_dir.list(), memory.name, memory.description, body)
+                if near:
+                    return _near_refusal(near)
             result = self.memory_dir.save(memory, file=file or None, force=force)
         except MemdirError as exc:
             return Outcome.refused(exc)

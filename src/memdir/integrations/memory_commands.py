@@ -22,6 +22,7 @@ from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
+from memdir.recall.similar import near_memories
 from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path, remove_file, remove_tree
 from memdir.store.memdir import MemoryDir
 
@@ -181,9 +182,28 @@ class MemoryCommands:
         with lock_directory(self.memory_dir.root, timeout=self.memory_dir.lock_timeout):
             if os.path.lexists(target.path):
                 raise CommandError(f"File {path} already exists")
+            near = self._near(target.rel, file_text)
             self.memory_dir.write_text(target.rel, file_text)
             changed = self._upsert(target.rel)
-        return f"File created successfully at: {path}" + self._index_note(changed)
+        return f"File created successfully at: {path}" + self._index_note(changed) + near
+
+    def _near(self, rel: str, text: str) -> str:
+        """A note naming the memories that already say nearly what a new topic file says, so the
+        model merges the two (the tool has no way to refuse and retry, so the file is saved)."""
+        if not self._is_topic(rel):
+            return ""
+        try:
+            memory = Memory.parse(text)
+        except MemdirError:
+            return ""
+        near = near_memories(self.memory_dir.list(), memory.name, memory.description, memory.body)
+        if not near:
+            return ""
+        shown = ", ".join(f"{MEMORIES_ROOT}/{n.header.filename}" for n in near)
+        return (
+            f"\nNote: {shown} already says nearly the same. Keep one memory per fact: move what is new "
+            f"into the existing file and delete {MEMORIES_ROOT}/{rel}."
+        )
 
     def _existing_file(self, path: str) -> _Target:
         target = self._writable(path)

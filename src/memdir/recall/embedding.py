@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from memdir.errors import ConfigError
+from memdir.recall.currency import WINDOW, admitted_newer_first, newer_first
 from memdir.recall.selector import Selection, SelectionRequest
 from memdir.store.scan import MemoryHeader, same_headers
 
@@ -382,14 +383,16 @@ class EmbeddingRanker:
         return [float(x) for x in self.scores(query, candidates).values]
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate with its similarity, best first (ties: newest first)."""
+        """Every candidate with its similarity, best first (ties: newest first), memories about one
+        subject newest first (:mod:`memdir.recall.currency`)."""
         if not candidates:
             return []
-        return self.scores(query, candidates).head()
+        return newer_first(query, self.scores(query, candidates).head())
 
     def select(self, request: SelectionRequest) -> Selection:
         if not request.candidates:
             return Selection(files=(), selector=self.name)
-        best = self.scores(request.query, request.candidates).head(request.limit)
-        files = [header.filename for header, score in best if score >= self.min_similarity]
-        return Selection(files=tuple(files), selector=self.name)
+        best = self.scores(request.query, request.candidates).head(max(request.limit, WINDOW))
+        admitted = {header.path for header, score in best if score >= self.min_similarity}
+        files = [header.filename for header in admitted_newer_first(request.query, best, admitted)]
+        return Selection(files=tuple(files[: request.limit]), selector=self.name)

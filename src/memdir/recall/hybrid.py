@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memdir.errors import ConfigError
+from memdir.recall.currency import admitted_newer_first, newer_first
 from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
@@ -111,15 +112,16 @@ class HybridSelector:
         return Similarities.from_ranking(self.embedding.rank(query, candidates))
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """The fused ranking, best first; scores are the fused scores (or reciprocal ranks)."""
-        lexical = self.lexical.rank(query, candidates)
+        """The fused ranking, best first, memories about one subject newest first; scores are the
+        fused scores (or reciprocal ranks)."""
+        lexical = self.lexical.scored(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
         if embedded is None:
-            return lexical
-        return self._fuse(lexical, embedded)
+            return newer_first(query, lexical)
+        return newer_first(query, self._fuse(lexical, embedded))
 
     def select(self, request: SelectionRequest) -> Selection:
-        lexical = self.lexical.rank(request.query, request.candidates, limit=max(100, 10 * request.limit))
+        lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
         ranked = lexical
         embedded = self._embedded(request.query, request.candidates) if request.candidates else None
@@ -127,11 +129,8 @@ class HybridSelector:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
             ranked = self._fuse(lexical, embedded)
-        files = [
-            header.filename
-            for header, _ in ranked
-            if header.path in relevant and not is_tool_manual(header, request.recent_tools)
-        ]
+        chosen = admitted_newer_first(request.query, ranked, relevant)
+        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
 
 

@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
+from memdir.model.timefields import is_expired
+from memdir.recall.currency import newer_note, newer_on_subject
 from memdir.recall.selector import Selection, SelectionRequest, Selector
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import (
@@ -25,7 +27,7 @@ from memdir.recall.surfacing import (
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader, same_headers
 
-__all__ = ["RecallResult", "RecallState", "Recaller", "prefetch_skip_reason"]
+__all__ = ["RecallResult", "RecallState", "Recaller", "current_memories", "prefetch_skip_reason"]
 
 
 class RecallState:
@@ -82,6 +84,19 @@ def prefetch_skip_reason(query: str, state: RecallState | None) -> str | None:
     return None
 
 
+def current_memories(headers: Sequence[MemoryHeader], now_s: float) -> Sequence[MemoryHeader]:
+    """``headers`` without the memories past their ``expires:`` date (local time): they are kept on
+    disk and listed as expired, but never recalled. The list itself when none has expired, so a
+    selector still recognises the list it indexed last time."""
+    if not any(header.expires for header in headers):
+        return headers
+    today = time.strftime("%Y-%m-%d", time.localtime(now_s))
+    expired = [header for header in headers if is_expired(header.expires, today)]
+    if not expired:
+        return headers
+    return [header for header in headers if not is_expired(header.expires, today)]
+
+
 class Recaller:
     """Runs recall against one memory directory with one selector."""
 
@@ -131,6 +146,7 @@ class Recaller:
         # Passing the pool itself when nothing was surfaced yet lets the selector see the very list
         # it indexed last time, which it recognises without re-reading any header.
         candidates = [header for header in pool if header.path not in surfaced] if surfaced else pool
+        candidates = current_memories(candidates, self.clock())
         if not candidates:
             return Selection(files=(), selector=self.selector.name)
         request = SelectionRequest(
@@ -160,16 +176,20 @@ class Recaller:
         selection = self.select(query, recent_tools=recent_tools, state=state, limit=cap, headers=headers)
         by_name = self._names(headers)
         now_ms = self.clock() * 1000
+        chosen = [by_name[name] for name in selection.files if name in by_name]
+        newer = _newer_beside(query, chosen, headers, state)
         memories: list[SurfacedMemory] = []
-        for name in selection.files:
-            header = by_name.get(name)
-            if header is None or (state is not None and header.path in state.read_files):
+        for header in chosen:
+            if state is not None and header.path in state.read_files:
                 continue
             surfaced = read_memory_for_surfacing(
-                header.path, file=name, mtime_ms=header.mtime_ms, now_ms=now_ms, dated=self.dated_headers
+                header.path, file=header.filename, mtime_ms=header.mtime_ms, now_ms=now_ms, dated=self.dated_headers
             )
             if surfaced is None or not surfaced.content:
                 continue
+            if header.path in newer:
+                # A line of its own above the memory's header, never inside the memory's text.
+                surfaced = surfaced._replace(header=f"{newer_note(newer[header.path])}\n{surfaced.header}")
             memories.append(surfaced)
             if len(memories) >= cap:
                 break
@@ -184,3 +204,19 @@ class Recaller:
             selector=selection.selector,
             notes=selection.notes,
         )
+
+
+def _newer_beside(
+    query: str, chosen: Sequence[MemoryHeader], pool: Sequence[MemoryHeader], state: RecallState | None
+) -> dict[str, MemoryHeader]:
+    """Which chosen memories have a newer one on their subject among those surfaced now or earlier
+    in the conversation: path -> that newer memory."""
+    if state is not None and state.surfaced:
+        earlier = [header for header in pool if header.path in state.surfaced]
+        shown = [*chosen, *earlier]
+    else:
+        shown = list(chosen)
+    if len(shown) < 2:
+        return {}
+    found = newer_on_subject(query, shown)
+    return {path: header for path, header in found.items() if any(path == c.path for c in chosen)}

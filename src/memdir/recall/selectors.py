@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from memdir.model.analysis import is_pair
+from memdir.recall.currency import admitted_newer_first, newer_first
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex, tokenize
 from memdir.recall.selector import RankingSelector, Selection, SelectionRequest, Selector, is_tool_manual
 from memdir.store.scan import MemoryHeader
@@ -75,8 +76,15 @@ class LexicalSelector:
     def rank(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
     ) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate that shares a term with the query, best first (ties: newest first);
-        only the best ``limit`` when given, which spares sorting a long tail on large stores."""
+        """Every candidate that shares a term with the query, best first (ties: newest first), with
+        memories about one subject newest first (:mod:`memdir.recall.currency`); only the best
+        ``limit`` when given, which spares sorting a long tail on large stores."""
+        return newer_first(query, self.scored(query, candidates, limit=limit))
+
+    def scored(
+        self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
+    ) -> list[tuple[MemoryHeader, float]]:
+        """The BM25 ranking alone, before the time-aware stage: what the hybrid fuses."""
         self.index.sync(candidates)
         scores = self.index.score(query)
         if self.feedback_docs and scores:
@@ -119,6 +127,8 @@ class LexicalSelector:
 
     def select(self, request: SelectionRequest) -> Selection:
         depth = max(50, 10 * request.limit)
-        admitted = self.admit(self.rank(request.query, request.candidates, limit=depth), request.query)
-        files = [header.filename for header, _ in admitted if not is_tool_manual(header, request.recent_tools)]
+        ranked = self.scored(request.query, request.candidates, limit=depth)
+        admitted = {header.path for header, _ in self.admit(ranked, request.query)}
+        chosen = admitted_newer_first(request.query, ranked, admitted)
+        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

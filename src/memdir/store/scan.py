@@ -192,7 +192,9 @@ def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | 
     except ValueError:
         return None
     stamp = float(modified) if modified is not None else None
-    header = MemoryHeader(filename, path, mtime_ns / 1e6, size, description, memory_type, name, preview, nested, stamp, expires)
+    header = MemoryHeader(
+        filename, path, mtime_ns / 1e6, size, description, memory_type, name, preview, nested, stamp, expires
+    )
     return mtime_ns, size, header
 
 

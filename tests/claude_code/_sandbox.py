@@ -5,9 +5,11 @@ Started as ``unshare -n python _sandbox.py PLAN.json``; it brings the namespace'
 and the fake API share a network that has only loopback: nothing beyond 127.0.0.1 can answer.
 
 The plan (JSON) holds the environment, the working directory, the steps (commands run in order, each
-with a hard timeout) and the rules that script the model: each request gets the reply of the first
-rule whose conditions all hold. Every request is recorded, and the outcome (each step's exit code and
-output plus every request) is written as JSON to the ``result`` path of the plan. Only the standard
+with a hard timeout; a step with ``turns`` is a session kept open on stdin, fed one message per turn,
+see :class:`OpenSession`; a step with ``await_lines`` waits for lines in a file) and the rules that
+script the model: each request gets the reply of the first rule whose conditions all hold. Every
+request is recorded with the time it arrived, and the outcome (each step's exit code and output plus
+every request) is written as JSON to the ``result`` path of the plan. Only the standard
 library is used: this runs under whatever Python the tests run under, with no import of memdir.
 """
 
@@ -20,6 +22,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -191,7 +194,9 @@ class FakeApi:
             def record(self, body: Any) -> None:
                 headers = {k.lower(): v for k, v in self.headers.items() if k.lower() != "x-api-key"}
                 with api.lock:
-                    api.requests.append({"method": self.command, "path": self.path, "headers": headers, "body": body})
+                    api.requests.append(
+                        {"method": self.command, "path": self.path, "headers": headers, "body": body, "at": time.time()}
+                    )
 
             def send_json(self, status: int, payload: Any) -> None:
                 data = json.dumps(payload).encode()
@@ -245,11 +250,136 @@ class FakeApi:
         return Handler
 
 
+class OpenSession:
+    """A CLI kept open on stdin (``--input-format stream-json``), fed one user message per turn.
+
+    Each turn writes its line and waits for the turn's ``result`` line on stdout (the end of the
+    turn); with ``await`` (the conditions of a rule) it then waits up to ``within`` seconds for the
+    first request that meets them, such as the background work the turn should start, before the
+    next turn or the end of the session. The times are recorded.
+    """
+
+    def __init__(self, step: dict[str, Any], env: dict[str, str], cwd: str, api: FakeApi) -> None:
+        self.step, self.api = step, api
+        self.deadline = time.monotonic() + step.get("timeout", 90)
+        self.lines: list[tuple[float, str]] = []
+        self.errors: list[str] = []
+        self.changed = threading.Condition()
+        self.proc = subprocess.Popen(
+            step["argv"],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.readers = [
+            threading.Thread(target=self._read, args=(self.proc.stdout, True), daemon=True),
+            threading.Thread(target=self._read, args=(self.proc.stderr, False), daemon=True),
+        ]
+        for reader in self.readers:
+            reader.start()
+
+    def _read(self, stream: Any, is_stdout: bool) -> None:
+        for line in stream:
+            with self.changed:
+                if is_stdout:
+                    self.lines.append((time.time(), line))
+                else:
+                    self.errors.append(line)
+                self.changed.notify_all()
+
+    def _results(self) -> list[float]:
+        return [at for at, line in self.lines if line.startswith("{") and '"type":"result"' in line.replace(" ", "")]
+
+    def _first_request(self, since: float, when: dict[str, Any], until: float) -> float | None:
+        while True:
+            with self.api.lock:
+                requests = [r for r in self.api.requests if r["at"] >= since]
+            found = [r["at"] for r in requests if r["method"] == "POST" and matches(when, r["body"] or {})]
+            if found:
+                return min(found)
+            if time.time() >= until or time.monotonic() >= self.deadline:
+                return None
+            time.sleep(0.05)
+
+    def turn(self, turn: dict[str, Any]) -> dict[str, Any]:
+        before = len(self._results())
+        sent = time.time()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(turn["stdin"].rstrip("\n") + "\n")
+        self.proc.stdin.flush()
+        with self.changed:
+            self.changed.wait_for(
+                lambda: len(self._results()) > before or self.proc.poll() is not None,
+                max(0.0, self.deadline - time.monotonic()),
+            )
+        results = self._results()
+        if len(results) <= before:
+            return {"sent": sent, "ended": None}
+        ended = results[before]
+        if "await" not in turn:
+            return {"sent": sent, "ended": ended}
+        first = self._first_request(sent, turn["await"], ended + turn.get("within", 10.0))
+        return {"sent": sent, "ended": ended, "awaited": first}
+
+    def run(self) -> dict[str, Any]:
+        turns = []
+        for turn in self.step["turns"]:
+            outcome = self.turn(turn)
+            turns.append(outcome)
+            if outcome["ended"] is None:
+                break
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            rc: int | None = self.proc.wait(max(1.0, self.deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            rc = None
+        for reader in self.readers:
+            reader.join(5)
+        return {
+            "argv": self.step["argv"],
+            "rc": rc,
+            "stdout": "".join(line for _, line in self.lines),
+            "stderr": "".join(self.errors),
+            "turns": turns,
+            "closed": time.time(),
+        }
+
+
+def await_lines(spec: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Wait until the file ``path`` has ``count`` lines holding ``contains`` (work that ends on its own)."""
+    deadline = time.monotonic() + timeout
+    found = 0
+    while True:
+        try:
+            with open(spec["path"], encoding="utf-8", errors="replace") as handle:
+                found = sum(spec["contains"] in line for line in handle)
+        except FileNotFoundError:
+            found = 0
+        if found >= spec["count"] or time.monotonic() >= deadline:
+            return {"argv": [], "rc": 0, "stdout": f"{found} lines", "stderr": ""}
+        time.sleep(0.1)
+
+
 def run_steps(plan: dict[str, Any], api: FakeApi) -> list[dict[str, Any]]:
     env = {k: v for k, v in plan["env"].items()}
     env["ANTHROPIC_BASE_URL"] = api.url
     outcomes: list[dict[str, Any]] = []
     for step in plan["steps"]:
+        if "turns" in step:
+            session = OpenSession(step, {**env, **step.get("env", {})}, step.get("cwd", plan["cwd"]), api)
+            outcomes.append(session.run())
+            if session.proc.returncode != 0:
+                break
+            continue
+        if "await_lines" in step:
+            outcomes.append(await_lines(step["await_lines"], step.get("timeout", 60)))
+            continue
         try:
             done = subprocess.run(
                 step["argv"],

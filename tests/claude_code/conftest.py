@@ -32,6 +32,7 @@ from _install import OLDEST, Release, Unavailable, default_cache, install, newes
 from memdir.llm import FORBID_ENV_VAR  # noqa: E402
 
 SANDBOX = _HERE / "_sandbox.py"
+_TIMINGS: list[str] = []
 MEMDIR = Path(sys.executable).with_name("memdir")
 STEP_TIMEOUT = 60
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -52,6 +53,18 @@ def _namespace_problem() -> str | None:
     if done.returncode != 0:
         return f"unshare -n failed: {(done.stderr.strip().splitlines() or ['no output'])[-1]}"
     return None
+
+
+def report_timing(line: str) -> None:
+    """Keep a line for the terminal summary, so that timings show in CI output whether tests pass or fail."""
+    _TIMINGS.append(line)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _TIMINGS:
+        terminalreporter.write_sep("-", "Claude Code interop timings")
+        for line in _TIMINGS:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

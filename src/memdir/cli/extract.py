@@ -13,7 +13,9 @@ from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation, parse_transcript_lines
 from memdir.errors import LockTimeout
 from memdir.extract.cursor import cursor_state_path, load_cursor, session_id_from_transcript
+from memdir.extract.extractor import NO_NEW_MESSAGES
 from memdir.extract.result import ExtractionResult
+from memdir.extract.window import window_since
 from memdir.store.files import lock_directory
 from memdir.store.provenance import acting_as
 
@@ -34,21 +36,26 @@ def _one_run_per_session(cursor_file: str | None) -> Iterator[None]:
         yield
 
 
-def _read(
+def _wait(
     transcript: str, *, wait: float, cursor: str | None, reply: str | None, prompt_id: str | None
-) -> tuple[list[ConversationMessage], str]:
-    """The conversation, after waiting (``--wait``) for the turn to be written; and how that went."""
+) -> tuple[bool, str]:
+    """Wait (``--wait``) for the transcript to hold the turn; whether it exists, and how the wait went."""
     if wait <= 0:
-        return load_conversation(transcript), "read at once"
+        return True, "read at once"
     from memdir.integrations.turn_wait import wait_for_turn
 
     turn = wait_for_turn(transcript, timeout=wait, cursor=cursor, reply=reply, prompt_id=prompt_id)
-    how = f"{turn.reason} ({turn.waited:.2f} s)"
-    if not turn.exists:
-        return [], how
-    if transcript.endswith(".jsonl"):
-        return parse_transcript_lines(turn.lines, source=transcript), how
-    return load_conversation(transcript), how
+    return turn.exists, f"{turn.reason} ({turn.waited:.2f} s)"
+
+
+def _read(transcript: str, *, waited: bool) -> list[ConversationMessage]:
+    """The conversation as it is now; after a wait, only complete lines and nothing for a missing file."""
+    if not waited or not transcript.endswith(".jsonl"):
+        return load_conversation(transcript)
+    from memdir.integrations.turn_wait import read_complete_lines
+
+    lines = read_complete_lines(transcript)
+    return [] if lines is None else parse_transcript_lines(lines, source=transcript)
 
 
 @cli.command(
@@ -115,16 +122,25 @@ def extract(
     session_id = session_id_from_transcript(transcript)
     cursor_file = cursor_state_path(state.config, session_id) if session_id is not None else None
     who = f"session {session_id or os.path.basename(transcript)}"
+    # The wait holds no lock: a run that waits in vain must not hold up the session's next one.
+    # It looks for the turn after the cursor as it is now; the run reads the cursor again under the
+    # lock, so what another run extracted meanwhile is not sent twice.
+    saved = load_cursor(cursor_file) if cursor_file is not None and not whole else None
+    exists, how = _wait(transcript, wait=wait, cursor=saved, reply=reply, prompt_id=prompt_id)
+    messages: list[ConversationMessage] = []
     try:
         with _one_run_per_session(cursor_file):
             cursor = load_cursor(cursor_file) if cursor_file is not None and not whole else None
-            messages, how = _read(transcript, wait=wait, cursor=cursor, reply=reply, prompt_id=prompt_id)
-            if messages:
+            messages = _read(transcript, waited=wait > 0) if exists else []
+            if not messages:
+                result = ExtractionResult(skipped="the conversation holds no messages yet", cursor=cursor)
+            elif window_since(messages, cursor, state.config.memory_dir).count == 0:
+                # Known before a model is built: a run after another one's (SessionEnd after Stop) stays cheap.
+                result = ExtractionResult(skipped=NO_NEW_MESSAGES, cursor=cursor)
+            else:
                 extractor = state.session(model_spec=model_spec).extractor(cursor=cursor, cursor_file=cursor_file)
                 with acting_as(f"extract:{session_id or os.path.basename(transcript)}", label="extract"):
                     result = extractor.run_once(messages)
-            else:
-                result = ExtractionResult(skipped="the conversation holds no messages yet", cursor=cursor)
     except LockTimeout as exc:
         _log(log_file, f"{who}: gave up: {exc.message}")
         raise

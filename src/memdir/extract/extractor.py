@@ -46,13 +46,14 @@ from memdir.recall.manifest import format_manifest
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir
 
-__all__ = ["DEFAULT_MANIFEST_LIMIT", "DEFAULT_MAX_TURNS", "Conversation", "Extractor"]
+__all__ = ["DEFAULT_MANIFEST_LIMIT", "DEFAULT_MAX_TURNS", "NO_NEW_MESSAGES", "Conversation", "Extractor"]
 
 log = logging.getLogger("memdir.extract")
 
 DEFAULT_MAX_TURNS = 5
 DEFAULT_DRAIN_TIMEOUT = 60.0
 DEFAULT_MANIFEST_LIMIT = 40
+NO_NEW_MESSAGES = "no new messages since the last extraction"
 
 Conversation = Sequence[ConversationMessage] | Sequence[Mapping[str, object]]
 """Parsed messages, or messages in memdir's JSON shape ({"role", "content", ...} dicts)."""
@@ -138,7 +139,7 @@ class Extractor:
         if self.disabled_reason is not None:
             return replace(base, skipped=self.disabled_reason, cursor=self._cursor)
         if window.count == 0:
-            return replace(base, skipped="no new messages since the last extraction", cursor=self._cursor)
+            return replace(base, skipped=NO_NEW_MESSAGES, cursor=self._cursor)
         if window.memory_write is not None:
             self._advance(window.last_uuid)
             log.info("extraction skipped: the main agent wrote memory (%s)", window.memory_write)

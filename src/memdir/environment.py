@@ -44,6 +44,7 @@ class Environment(NamedTuple):
     daily_log: str | None = None  # MEMDIR_DAILY_LOG
     team_server: str | None = None  # MEMDIR_TEAM_SERVER, else TEAM_MEMORY_SYNC_URL
     team_token: str | None = None  # MEMDIR_TEAM_TOKEN
+    mcp_token: str | None = None  # MEMDIR_MCP_TOKEN: the bearer token of `memdir mcp --http`
     model: str | None = None  # MEMDIR_MODEL
     embed_model: str | None = None  # MEMDIR_EMBED_MODEL
     forbid_model_calls: str | None = None  # MEMDIR_FORBID_MODEL_CALLS
@@ -83,6 +84,7 @@ VARIABLES: Mapping[str, str] = {
     "daily_log": "MEMDIR_DAILY_LOG",
     "team_server": "MEMDIR_TEAM_SERVER",
     "team_token": "MEMDIR_TEAM_TOKEN",
+    "mcp_token": "MEMDIR_MCP_TOKEN",
     "model": "MEMDIR_MODEL",
     "embed_model": "MEMDIR_EMBED_MODEL",
     "forbid_model_calls": "MEMDIR_FORBID_MODEL_CALLS",

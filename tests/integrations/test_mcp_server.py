@@ -307,12 +307,20 @@ def test_memdir_mcp_serves_streamable_http(tmp_path, env):
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True).start()
     try:
-        while "Uvicorn running on" not in lines.get(timeout=TIMEOUT):
-            pass
+        line = ""
+        while "claude mcp add" not in line:
+            line = lines.get(timeout=TIMEOUT)
+        token = line.rsplit("Bearer ", 1)[1].strip().rstrip('"')
 
         async def main():
+            from mcp.client.streamable_http import streamable_http_client
+            from mcp.shared._httpx_utils import create_mcp_http_client
+
             with anyio.fail_after(TIMEOUT):
-                async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                async with (
+                    create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http,
+                    Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
+                ):
                     saved = await client.call_tool("remember", REMEMBER)
                     listed = await client.call_tool("list", {})
                     return saved, listed

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from memdir.model.analysis import tokenize
+from memdir.model.markup import neutralise
 from memdir.store.scan import MemoryHeader
 
 __all__ = [
@@ -171,4 +172,4 @@ def newer_on_subject(query: str, headers: Sequence[MemoryHeader]) -> dict[str, M
 
 def newer_note(newer: MemoryHeader) -> str:
     """The line put above a surfaced memory when a newer one on its subject is surfaced too."""
-    return f"A newer memory on the same subject: {newer.path}"
+    return f"A newer memory on the same subject: {neutralise(newer.path)}"

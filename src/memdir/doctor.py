@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
@@ -32,6 +33,7 @@ from memdir.model.index import (
 from memdir.model.markup import describe_markup, find_markup
 from memdir.model.memory import Memory, decode_memory_bytes
 from memdir.model.yaml12 import load_yaml12
+from memdir.recall.hygiene import store_notes
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, read_bytes_limited, remove_stale_temps, stale_temp_files
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import HEADER_LINES, LOGS_DIRNAME
@@ -65,6 +67,7 @@ class Problem:
 class DoctorReport:
     problems: tuple[Problem, ...]
     fixed: tuple[str, ...] = ()
+    notes: tuple[Problem, ...] = ()  # information about the contents (recall.hygiene), never a failure
 
     @property
     def ok(self) -> bool:
@@ -445,4 +448,5 @@ def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Prog
         for index_rel in indexes:
             found, _ = _check_index(memory_dir, index_rel, memories, False)
             index_problems.extend(found)
-    return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept))
+    notes = tuple(Problem(*note) for note in store_notes(memory_dir.list(), memories, time.strftime("%Y-%m-%d")))
+    return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=notes)

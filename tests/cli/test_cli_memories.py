@@ -37,7 +37,7 @@ def test_add_prints_the_path_and_list_shows_it(run):
     listed = json.loads(run("list", "--json").stdout)
     assert listed[0]["file"] == "feedback_real_db.md"
     assert listed[0]["type"] == "feedback"
-    assert set(listed[0]) == {"file", "path", "type", "name", "description", "mtime"}
+    assert set(listed[0]) == {"file", "path", "type", "name", "description", "mtime", "expires", "expired"}
 
 
 def test_add_reads_the_body_from_stdin(run):

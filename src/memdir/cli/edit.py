@@ -15,8 +15,10 @@ from memdir.doctor import check_memory_text
 from memdir.model.index import IndexEntry, upsert_entry
 from memdir.model.memory import Memory
 from memdir.store.files import FILE_MODE, lock_directory
+from memdir.store.links import LinkResolver, link_key
+from memdir.store.merge import merge_memories, relink
 
-__all__ = ["edit", "mv"]
+__all__ = ["edit", "merge", "mv"]
 
 
 @cli.command(
@@ -88,7 +90,36 @@ Examples:
 @click.argument("new")
 @pass_state
 def mv(state: CliState, old: str, new: str) -> None:
-    """Rename or move a memory and repoint its MEMORY.md line (never over an existing file)."""
-    result = state.memory_dir.rename(old, new)
+    """Rename or move a memory, repoint its MEMORY.md line and the [[links]] that reached it by its
+    file name (never over an existing file)."""
+    directory = state.memory_dir
+    before = directory.relative(directory.resolve(old))
+    by_stem = LinkResolver(directory.list()).by_stem_only(before)
+    result = directory.rename(old, new)
     note = f"; {result.index_file} updated" if result.index_changed else ""
-    click.echo(f"moved {state.memory_dir.relative(state.memory_dir.resolve(old))} to {result.file}{note}")
+    relinked: list[str] = []
+    new_key = link_key(result.file)
+    if by_stem is not None and link_key(before) != new_key:
+        new_stem = result.file.rsplit("/", 1)[-1].removesuffix(".md")
+        relinked = relink(directory, {link_key(before)}, new_stem, skip=frozenset({result.file}))
+    if relinked:
+        note += f"; links updated in {', '.join(relinked)}"
+    click.echo(f"moved {before} to {result.file}{note}")
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir merge project_checkout_latency.md project_checkout_speed.md
+"""
+)
+@click.argument("keep", shell_complete=complete_memory_file)
+@click.argument("absorb", shell_complete=complete_memory_file)
+@pass_state
+def merge(state: CliState, keep: str, absorb: str) -> None:
+    """Merge ABSORB into KEEP: KEEP keeps its file, name and description and gains ABSORB's text;
+    ABSORB leaves MEMORY.md and the directory (its text stays in KEEP and in the local history),
+    and [[links]] to ABSORB now reach KEEP."""
+    result = merge_memories(state.memory_dir, keep, absorb)
+    note = f"; links updated in {', '.join(result.relinked)}" if result.relinked else ""
+    click.echo(f"merged {result.removed} into {result.kept}{note}")

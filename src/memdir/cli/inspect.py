@@ -180,7 +180,14 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
     with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:
         report = check_memory_dir(state.memory_dir, fix=fix, progress=advance)
     if as_json:
-        echo_json({"ok": report.ok, "problems": [p.as_json() for p in report.problems], "fixed": list(report.fixed)})
+        echo_json(
+            {
+                "ok": report.ok,
+                "problems": [p.as_json() for p in report.problems],
+                "fixed": list(report.fixed),
+                "notes": [n.as_json() for n in report.notes],
+            }
+        )
     else:
         for index in report.fixed:
             click.echo(f"fixed {index}")
@@ -191,6 +198,8 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
             rows,
             lambda row: f"{row[0]}: [{row[1]}] {row[2]}",
         )
+        for note in report.notes:
+            click.echo(f"note: {note.file}: [{note.rule}] {note.message}")
         if report.ok:
             click.echo(f"ok: {state.memory_dir.root}")
     if not report.ok:

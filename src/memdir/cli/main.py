@@ -72,6 +72,7 @@ COMMAND_MODULES: Mapping[str, str] = {
     "instructions": "instructions",
     "list": "memories",
     "log": "journal",
+    "merge": "edit",
     "mcp": "mcp",
     "mv": "edit",
     "path": "inspect",

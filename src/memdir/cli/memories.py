@@ -12,6 +12,7 @@ from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import is_terminal, print_table, show_text
 from memdir.errors import MemoryExists
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
+from memdir.model.timefields import is_expired
 from memdir.recall.manifest import iso_mtime
 from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_age
@@ -158,6 +159,7 @@ def list_memories(
         since_ms=parse_since(since, time.time()),
         pattern=pattern,
     )
+    today = time.strftime("%Y-%m-%d")
     if as_json:
         echo_json(
             [
@@ -168,6 +170,8 @@ def list_memories(
                     "name": h.name,
                     "description": h.description,
                     "mtime": iso_mtime(h.mtime_ms),
+                    "expires": h.expires,
+                    "expired": is_expired(h.expires, today),
                 }
                 for h in headers
             ]
@@ -184,7 +188,7 @@ def list_memories(
             h.type.value if h.type else "",
             h.filename,
             memory_age(h.mtime_ms, now_ms) if drawn else "",
-            one_line(h.description),
+            (f"(expired {h.expires}) " if is_expired(h.expires, today) else "") + one_line(h.description),
         )
         for h in headers
     ]

@@ -9,8 +9,8 @@ moves, so it is not a recency boost: a year-old rule that nothing newer restates
 
 Two candidates are about one subject when
 
-- they say much the same apart from values (the idf-weighted overlap of their words, numbers left
-  out since a number is what an update changes, reaches ``SUBJECT_FLOOR``), and
+- their descriptions say much the same apart from values (the idf-weighted overlap of their words,
+  numbers left out since a number is what an update changes, reaches ``SUBJECT_FLOOR``), and
 - they match the query the same way (the idf-weighted overlap of the query words each one holds
   reaches ``QUERY_FLOOR``): "the search service's HTTP client" and "the checkout API's HTTP
   client" read alike, but a question about the checkout API matches only one of them on its name.
@@ -42,10 +42,9 @@ __all__ = [
     "subject_terms",
 ]
 
-SUBJECT_FLOOR = 0.2
+SUBJECT_FLOOR = 0.3
 QUERY_FLOOR = 0.6
 WINDOW = 20  # only the head of a ranking is reordered: the tail is never surfaced
-_TEXT_CHARS = 600
 _DIGIT = re.compile(r"\d")
 _CACHE_LIMIT = 4096
 _terms: dict[tuple[str, float, int], frozenset[str]] = {}
@@ -54,12 +53,15 @@ _T = TypeVar("_T")
 
 
 def subject_terms(header: MemoryHeader) -> frozenset[str]:
-    """The words of a memory's name, description and the start of its body (cached by file state)."""
+    """The words of a memory's description (its name when it has none), cached by file state.
+
+    The description is the line written to say what a memory is about; the name and the body
+    carry boilerplate as often as subject (a speaker, a session date), and with them the stage
+    grouped memories about different events of one person on LoCoMo."""
     key = (header.path, header.mtime_ms, header.size)
     found = _terms.get(key)
     if found is None:
-        text = f"{header.name or ''}\n{header.description or ''}\n{header.preview[:_TEXT_CHARS]}"
-        found = frozenset(tokenize(text))
+        found = frozenset(tokenize(header.description or header.name or ""))
         if len(_terms) >= _CACHE_LIMIT:
             _terms.clear()
         _terms[key] = found

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memdir.model.analysis import tokenize
-from memdir.recall.currency import subject_terms
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["NEAR_FLOOR", "Near", "Similarity", "memory_terms", "name_key", "near_memories"]
@@ -40,12 +39,28 @@ class Near(NamedTuple):
     score: float
 
 
+_CACHE_LIMIT = 4096
+_cached: dict[tuple[str, float, int], frozenset[str]] = {}
+
+
+def stored_terms(header: MemoryHeader) -> frozenset[str]:
+    """The words a stored memory is compared by: name, description and the start of its body."""
+    key = (header.path, header.mtime_ms, header.size)
+    found = _cached.get(key)
+    if found is None:
+        found = memory_terms(header.name, header.description, header.preview)
+        if len(_cached) >= _CACHE_LIMIT:
+            _cached.clear()
+        _cached[key] = found
+    return found
+
+
 def _words(terms: frozenset[str]) -> frozenset[str]:
     return frozenset(term for term in terms if not _DIGIT.search(term))
 
 
 def memory_terms(name: str | None, description: str | None, body: str = "") -> frozenset[str]:
-    """The words a memory not yet saved is compared by (as :func:`subject_terms` for a saved one)."""
+    """The words a memory not yet saved is compared by (as :func:`stored_terms` for a saved one)."""
     return _words(frozenset(tokenize(f"{name or ''}\n{description or ''}\n{body[:_BODY_CHARS]}")))
 
 
@@ -55,7 +70,7 @@ class Similarity:
     def __init__(self, headers: Sequence[MemoryHeader], *, floor: float = NEAR_FLOOR) -> None:
         self.headers = list(headers)
         self.floor = floor
-        self.terms = [_words(subject_terms(header)) for header in self.headers]
+        self.terms = [stored_terms(header) for header in self.headers]
         df: dict[str, int] = {}
         for terms in self.terms:
             for term in terms:
@@ -76,7 +91,7 @@ class Similarity:
 
     def _terms_of(self, header: MemoryHeader) -> frozenset[str]:
         i = self._by_path.get(header.path)
-        return self.terms[i] if i is not None else _words(subject_terms(header))
+        return self.terms[i] if i is not None else stored_terms(header)
 
     def score(self, a: MemoryHeader, b: MemoryHeader) -> float:
         return self.overlap(self._terms_of(a), self._terms_of(b))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import pytest
@@ -172,3 +173,40 @@ def test_the_memory_tool_handler_writes_contained_files_and_keeps_the_index(memo
     assert results[1] == "Error: Path /memories/../outside.md would escape /memories directory"
     assert "/memories/user_tea.md" in results[2]
     assert not (tmp_path / "outside.md").exists()
+
+
+def test_pydantic_ais_native_memory_tool_runs_on_memdir_through_the_anthropic_api(memory_dir, env):
+    """The real Anthropic model class against a local server that answers like the API."""
+    anthropic_models = pytest.importorskip("pydantic_ai.models.anthropic")
+    from _llm_wire import WireServer, anthropic_message
+    from anthropic import AsyncAnthropic
+    from pydantic_ai.capabilities import NativeTool
+    from pydantic_ai.native_tools import MemoryTool
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+
+    text = "---\nname: Tabs\ndescription: The user prefers tabs over spaces\ntype: feedback\n---\n\nTabs, always.\n"
+    with WireServer() as wire:
+        create = {"command": "create", "path": "/memories/feedback_tabs.md", "file_text": text}
+        wire.queue(200, anthropic_message([{"type": "tool_use", "id": "toolu_1", "name": "memory", "input": create}],
+                                          stop_reason="tool_use"))  # fmt: skip
+        wire.queue(200, anthropic_message([{"type": "text", "text": "I'll remember that."}]))
+        agent = Agent(
+            capabilities=[NativeTool(MemoryTool())], tools=[memory_tool(session=session_over(memory_dir, env))]
+        )
+
+        client = AsyncAnthropic(api_key="test-key", base_url=wire.url)
+        model = anthropic_models.AnthropicModel(
+            "claude-sonnet-4-6", provider=AnthropicProvider(anthropic_client=client)
+        )
+        try:
+            # A small max_tokens keeps the SDK from streaming the request.
+            reply = agent.run_sync("I prefer tabs over spaces.", model=model, model_settings={"max_tokens": 1024})
+        finally:
+            asyncio.get_event_loop().run_until_complete(client.close())  # the loop run_sync left set
+        assert reply.output == "I'll remember that."
+        first, second = wire.bodies()
+    assert {"type": "memory_20250818", "name": "memory"} in first["tools"]
+    result = second["messages"][-1]["content"][0]
+    assert result["type"] == "tool_result" and "File created successfully" in str(result["content"])
+    assert read_memory(os.path.join(memory_dir, "feedback_tabs.md")).body == "Tabs, always."
+    assert index_lines(memory_dir) == ["- [Tabs](feedback_tabs.md) — The user prefers tabs over spaces"]

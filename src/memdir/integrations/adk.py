@@ -115,9 +115,9 @@ class MemdirMemoryService(BaseMemoryService):
         selector: str | None = None,
         limit: int = 5,
     ) -> None:
-        """``selector`` is the recall selector's kind (default: the settings key ``memdir.selector``;
-        ``lexical`` never calls a model, which matters as ``PreloadMemoryTool`` searches before every
-        model call)."""
+        """``selector`` is the recall selector's kind (default: the prompt hook's, the settings key
+        ``memdir.hookSelector``, offline unless set otherwise: ``PreloadMemoryTool`` searches before
+        every model call)."""
         self.memory_dir = os.fspath(memory_dir)
         self.selector = selector
         self.model = model

@@ -59,14 +59,17 @@ def open_session(
 ) -> MemorySession:
     """The session an adapter works through: the one given, else one over ``memory_dir`` (used as
     is), else over the project's directory as Claude Code resolves it (``project``, default the
-    working directory), so an agent and Claude Code share one memory."""
+    working directory), so an agent and Claude Code share one memory. A session built here recalls
+    with the prompt hook's selector (``memdir.hookSelector``, offline unless set otherwise): the
+    adapters recall before every model call, where the hook does before every prompt."""
     if session is not None:
         if memory_dir is not None or config is not None:
             raise ValueError("pass session, or memory_dir/config to build one, not both")
         return session
     if config is None:
         config = resolve_config(project, memory_dir=os.fspath(memory_dir) if memory_dir is not None else None)
-    return MemorySession(config, model=model, model_spec=model_spec, selector_kind=selector_kind)
+    kind = selector_kind if selector_kind is not None else config.setting("hookSelector")
+    return MemorySession(config, model=model, model_spec=model_spec, selector_kind=str(kind))
 
 
 def _outcome_text(outcome: Outcome) -> str:

@@ -51,6 +51,7 @@ def test_each_release_gets_the_rules_of_the_rows_up_to_it():
     new = rules_for(Version(2, 1, 330))
     assert new.frontmatter is FrontmatterLayout.NESTED
     assert not new.session_compaction and not new.hook_context_reminders and not new.dated_memory_headers
+    assert new.links_memories and not middle.links_memories and not old.links_memories
     assert rules_for(Version(3, 0, 0)) == new
     assert rules_for(Version(1, 0, 0)) == old
     assert RELEASE_TABLE[-1][0] == NEWEST

@@ -274,6 +274,7 @@ class MemorySession:
             team_enabled=config.team_enabled,
             skip_index=config.skip_index,
             nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
+            links=config.claude_code.rules.links_memories,
             **options,  # type: ignore[arg-type]
         )
 

@@ -82,6 +82,7 @@ class ReleaseRules(NamedTuple):
     hook_context_reminders: bool = True  # ``<system-reminder>`` in hook additionalContext reaches the model
     dated_memory_headers: bool = True  # "Memory (saved today): <path>:" rather than "Memory: <path>:"
     session_compaction: bool = True  # /compact can use the session notes as the summary
+    links_memories: bool = False  # its memory template asks for [[name]] links between related memories
 
 
 # From which release each rule holds. A release between two rows follows the older row; rows
@@ -102,6 +103,7 @@ RELEASE_TABLE: tuple[tuple[Version, Mapping[str, object]], ...] = (
             "hook_context_reminders": False,
             "dated_memory_headers": False,
             "session_compaction": False,
+            "links_memories": True,
         },
     ),
 )

@@ -35,6 +35,8 @@ def test_the_private_prompt_has_every_part_in_order():
     assert "at most 5 turns" in text and "no shell" in text
     assert "remembered, save it now" in text and "Step 2" in text
     assert "team memory" not in text
+    assert "Edit that memory so it says what is true now" in text and "`expires: YYYY-MM-DD`" in text
+    assert "[[name]]" not in text  # releases before 2.1.330 are not asked for links
     check_snapshot("extract_prompt_auto.md", text)
 
 
@@ -62,8 +64,10 @@ def test_the_user_message_holds_the_rendered_conversation_and_the_date():
 
 
 def test_for_2_1_330_the_extraction_prompt_puts_the_type_under_metadata():
-    cfg = ExtractionPromptConfig(memory_dir=MEM, nested_frontmatter=True)
+    cfg = ExtractionPromptConfig(memory_dir=MEM, nested_frontmatter=True, links=True)
     text = build_extraction_prompt(cfg, manifest=MANIFEST, message_count=6)
     check_snapshot("extract_prompt_auto_2_1_330.md", text)
+    assert "`[[name]]`" in text and "a link to a memory that has not been written yet is fine" in text
+    assert "`expires: YYYY-MM-DD` to that memory's frontmatter (inside `metadata:`, beside `type`)" in text
     assert "metadata:\n  type: {{user, feedback, project or reference}}\n---" in text
     assert "\ntype: {{" not in text

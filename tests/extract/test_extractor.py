@@ -332,3 +332,24 @@ def test_a_failing_result_callback_does_not_wedge_the_extractor(store):
     assert extractor.drain(timeout=WAIT)
     assert extractor.submit([*turn(1), *turn(2)]) is True
     assert extractor.drain(timeout=WAIT) and extractor.cursor == "a2"
+
+
+def test_a_new_memory_that_says_nearly_what_one_says_is_refused_once_naming_it(store):
+    existing = Memory(
+        name="Checkout latency",
+        description="Checkout API p95 response time is 950 ms",
+        type=MemoryType.PROJECT,
+        body="Load test.",
+    )
+    kept = store.save(existing).path
+    again = os.path.join(store.root, "project_checkout_speed.md")
+    text = memory_text("Checkout latency", "Checkout API p95 response time is 950 ms", "project", "Load test.")
+    write_call = {"name": "Write", "input": {"file_path": again, "content": text}}
+    model = ScriptedModel([{"tool_calls": [write_call]}, {"tool_calls": [write_call]}, DONE])
+    result = Extractor(model, store).run_once([*turn(1, "checkout p95 is 950 ms"), *turn(2)])
+    (refusal,) = model.requests[1].messages[-1].tool_results
+    assert refusal.is_error and f"Not written: {kept} already says nearly what this file would say" in refusal.content
+    assert "Edit it so it holds the current fact" in refusal.content
+    (accepted,) = model.requests[2].messages[-1].tool_results
+    assert not accepted.is_error  # the same Write again is saved: the agent decided it is another memory
+    assert os.path.exists(again) and result.ok

@@ -34,7 +34,7 @@ def test_the_daily_log_prompt_without_index_drops_only_the_memory_md_section():
 def test_the_dream_prompts_match_their_snapshots():
     flat = frontmatter_type(nested=False, value="user | feedback | project | reference", indent="  ")
     system = render_template(
-        "dream_consolidation", memoryDir="/m/", transcriptsDir="/t/", maxTurns="30", typeField=flat
+        "dream_consolidation", memoryDir="/m/", transcriptsDir="/t/", maxTurns="30", typeField=flat, linkRule=""
     )
     task = render_template("dream_task", sessionCount="1", sessions="- abc", logCount="0", logs="- (none)")
     check_snapshot("dream_system.md", system)
@@ -47,7 +47,14 @@ def test_the_dream_prompts_match_their_snapshots():
 def test_the_dream_prompt_for_2_1_330_puts_the_type_under_metadata():
     nested = frontmatter_type(nested=True, value="user | feedback | project | reference", indent="  ")
     system = render_template(
-        "dream_consolidation", memoryDir="/m/", transcriptsDir="/t/", maxTurns="30", typeField=nested
+        "dream_consolidation",
+        memoryDir="/m/",
+        transcriptsDir="/t/",
+        maxTurns="30",
+        typeField=nested,
+        linkRule="\n- " + render_template("memory_links"),
     )
     check_snapshot("dream_system_2_1_330.md", system)
+    assert "near-duplicates (a Write of a new file" in system and "\n- Link related memories: " in system
+    assert "[[name]]" in system and "[[" not in render_template("dream_consolidation", linkRule="")
     assert "  metadata:\n    type: user | feedback | project | reference\n  ---" in system

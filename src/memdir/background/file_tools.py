@@ -23,9 +23,12 @@ from memdir.errors import MemdirError
 from memdir.llm.base import ToolSpec
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
+from memdir.model.memory import Memory
+from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_freshness_note
 from memdir.store.files import LOCK_NAME, remove_file
 from memdir.store.memdir import MemoryDir
+from memdir.templates import render_template
 
 __all__ = ["ALL_TOOLS", "Denial", "EditCheck", "FileTool", "MemoryFileTools"]
 
@@ -86,6 +89,10 @@ class MemoryFileTools:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     denials: list[Denial] = field(default_factory=list)
+    # Refuse, once, a new topic file that says nearly what a memory says (extraction and the dream):
+    # the refusal names the near ones, and the same Write again is saved.
+    check_near: bool = False
+    _near_refused: set[tuple[str, int]] = field(default_factory=set)
 
     # -- plumbing ------------------------------------------------------------------------
     def tools(self) -> list[FileTool]:
@@ -179,6 +186,8 @@ class MemoryFileTools:
             content = self._text_arg(arguments, "content")
             self._check_writable(path)
             existed = os.path.exists(path)
+            if self.check_near and not existed:
+                self._refuse_near(path, content)
             if self.edit_check is not None:
                 before = self.memory_dir.read_text(path) if existed else ""
                 refusal = self.edit_check(path, before, content)
@@ -194,6 +203,24 @@ class MemoryFileTools:
             _schema({"file_path": _PATH, "content": {"type": "string"}}, ["file_path", "content"]),
         )
         return FileTool(spec, self._wrap("Write", body))
+
+    def _refuse_near(self, path: str, content: str) -> None:
+        rel = self.memory_dir.relative(path)
+        if not rel.endswith(".md") or os.path.basename(rel) == ENTRYPOINT_NAME or rel.startswith("logs/"):
+            return
+        key = (path, hash(content))
+        if key in self._near_refused:
+            return
+        try:
+            memory = Memory.parse(content)
+        except MemdirError:
+            return
+        near = near_memories(self.memory_dir.list(), memory.name, memory.description, memory.body)
+        if near:
+            self._near_refused.add(key)
+            shown = ", ".join(n.header.path for n in near)
+            verb = "says" if len(near) == 1 else "say"
+            raise _Refused(render_template("near_duplicate_write", near=shown, verb=verb))
 
     def _edit_tool(self) -> FileTool:
         def body(arguments: Mapping[str, object]) -> str:

@@ -79,6 +79,7 @@ class Extractor:
         team_enabled: bool = False,
         skip_index: bool = False,
         nested_frontmatter: bool = False,
+        links: bool = False,
         every_turns: int = 1,
         max_turns: int = DEFAULT_MAX_TURNS,
         manifest_limit: int | None = DEFAULT_MANIFEST_LIMIT,
@@ -102,6 +103,7 @@ class Extractor:
             skip_index=skip_index,
             max_turns=max_turns,
             nested_frontmatter=nested_frontmatter,
+            links=links,
         )
         self.every_turns = every_turns
         self.max_turns = max_turns
@@ -162,7 +164,7 @@ class Extractor:
         )
         today = datetime.fromtimestamp(self.clock()).date().isoformat()
         user = build_conversation_message(window.messages, message_count=window.count, today=today)
-        tools = MemoryFileTools(self.memory_dir, clock=self.clock)
+        tools = MemoryFileTools(self.memory_dir, clock=self.clock, check_near=True)
         tool_set = tools.tools()
         started = [0]
         error: str | None = None

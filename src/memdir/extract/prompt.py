@@ -25,6 +25,7 @@ class ExtractionPromptConfig:
     skip_index: bool = False
     max_turns: int = 5
     nested_frontmatter: bool = False  # the release keeps a memory's type under metadata: (2.1.330)
+    links: bool = False  # the release asks for [[name]] links between related memories (2.1.330)
 
 
 def build_extraction_prompt(cfg: ExtractionPromptConfig, *, manifest: str, message_count: int) -> str:
@@ -38,6 +39,10 @@ def build_extraction_prompt(cfg: ExtractionPromptConfig, *, manifest: str, messa
     if manifest.strip():
         blocks.append(render_template("extract_existing", manifest=manifest))
     blocks.append(render_template("extract_remember"))
+    where = " (inside `metadata:`, beside `type`)" if cfg.nested_frontmatter else ""
+    blocks.append(render_template("extract_current", expiresWhere=where))
+    if cfg.links:
+        blocks.append(render_template("memory_links"))
     if team:
         blocks.append(render_template("scope_combined", **variables))
     blocks.append(render_template("types_combined" if team else "types_individual"))

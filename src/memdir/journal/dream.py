@@ -127,7 +127,7 @@ def _tools(config: MemoryConfig) -> tuple[MemoryFileTools, list[FileTool]]:
     watch_history(config)
     direct = MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=(team_secret_guard,))
     memory = agent_memory_dir(config, direct)
-    memory_tools = MemoryFileTools(memory)
+    memory_tools = MemoryFileTools(memory, check_near=True)
     tools = [
         _protect_logs(tool, memory) if tool.spec.name in ("Write", "Edit", "Delete") else tool
         for tool in memory_tools.tools()
@@ -257,6 +257,7 @@ def _prepare(
             memoryDir=config.memory_dir,
             transcriptsDir=config.transcripts_dir,
             maxTurns=str(turns),
+            linkRule="\n- " + render_template("memory_links") if config.claude_code.rules.links_memories else "",
             typeField=frontmatter_type(
                 nested=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
                 value="user | feedback | project | reference",

@@ -173,3 +173,31 @@ def test_a_tar_with_a_symlink_member_is_refused(run):
     result = run("import", str(archive))
     assert result.exit_code == 1 and "not a plain file" in result.stderr
     assert not (run.mem / "user_link.md").exists()
+
+
+def test_an_imported_memory_that_says_nearly_what_one_here_says_is_imported_and_named(run):
+    archive = run.tmp / "out.jsonl"
+    run("export", "-o", str(archive))
+    other = run.tmp / "other"
+    assert (
+        run(
+            "add",
+            "--type",
+            "user",
+            "--name",
+            "Role",
+            "--description",
+            "Backend lead",
+            "--file",
+            "role.md",
+            memory_dir=other,
+        ).exit_code
+        == 0
+    )
+    result = run("import", str(archive), "--json", memory_dir=other)
+    assert result.exit_code == 0, result.stderr
+    outcome = json.loads(result.stdout)
+    assert "user_role.md" in outcome["written"]  # nothing is held back
+    assert outcome["near"] == ["user_role.md says nearly what role.md says"]
+    plain = run("import", str(archive), "--on-conflict", "replace", memory_dir=run.tmp / "third")
+    assert "says nearly" not in plain.stderr

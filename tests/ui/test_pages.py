@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from memdir.model.memory import Memory, MemoryType
+from memdir.store.memdir import MemoryDir
 from memdir.ui.app import UiServices, create_ui_app
 
 TOKEN = "test-token-0123456789"  # the token the client fixture visits with
@@ -216,7 +218,50 @@ def test_a_new_memory_is_created_with_its_index_line(client: TestClient, memory_
         "/new",
         data={"csrf": csrf_of(page), "name": "Release freeze", "description": "x", "type": "project"},
     )
-    assert again.status_code == 409 and "already exists" in again.text
+    assert again.status_code == 409 and "already says nearly the same" in again.text
+    assert 'href="/m/project_release_freeze.md"' in again.text and 'name="force" value="1"' in again.text
+    forced = client.post(
+        "/new",
+        data={"csrf": csrf_of(page), "name": "Release freeze", "description": "x", "type": "project", "force": "1"},
+    )
+    assert forced.status_code == 409 and "already exists" in forced.text
+
+
+def test_a_near_duplicate_is_named_and_saved_when_created_again(client: TestClient, memory_root: Path) -> None:
+    page = client.get("/new").text
+    form = {
+        "csrf": csrf_of(page),
+        "name": "Real database in tests",
+        "description": "Integration tests hit a real database, never mocks",
+        "type": "feedback",
+        "body": "Never mock the database.\n**Why:** a mock hid a broken migration.",
+        "file": "feedback_db.md",
+    }
+    refused = client.post("/new", data=form)
+    assert refused.status_code == 409 and "feedback_real_db_in_tests.md" in refused.text
+    assert not (memory_root / "feedback_db.md").exists()
+    saved = client.post("/new", data={**form, "force": "1"}, follow_redirects=False)
+    assert saved.headers["location"] == "/m/feedback_db.md?saved=1"
+
+
+def test_the_memory_page_shows_links_backlinks_and_expiry(client: TestClient, memory_root: Path) -> None:
+    store = MemoryDir(memory_root)
+    store.save(
+        Memory(
+            name="Runbook",
+            description="How we release",
+            type=MemoryType.PROJECT,
+            body="Follow [[Real DB in tests]] and [[release-checklist]].",
+            extra={"expires": "2020-01-01"},
+        )
+    )
+    page = client.get("/m/project_runbook.md").text
+    assert 'href="/m/feedback_real_db_in_tests.md"' in page
+    assert 'release-checklist</span> <span class="hint">(no such memory yet)' in page
+    assert "Expired on 2020-01-01" in page
+    target = client.get("/m/feedback_real_db_in_tests.md").text
+    assert "Linked from" in target and 'href="/m/project_runbook.md">Runbook</a>' in target
+    assert "expired 2020-01-01" in client.get("/").text
 
 
 @pytest.mark.parametrize(

@@ -26,12 +26,14 @@ from typing import IO
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
-from memdir.errors import MemoryFormatError
+from memdir.errors import MemdirError, MemoryFormatError
 from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.memory import Memory
+from memdir.recall.similar import near_memories
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.provenance import recorded_as
-from memdir.store.scan import LOGS_DIRNAME
+from memdir.store.scan import LOGS_DIRNAME, MemoryHeader
 
 __all__ = ["export", "import_"]
 
@@ -217,7 +219,7 @@ Examples:
     "--json",
     "as_json",
     is_flag=True,
-    help="Print JSON: written, unchanged, skipped, renamed, replaced, merged, indexed.",
+    help="Print JSON: written, unchanged, skipped, renamed, replaced, merged, indexed, near.",
 )
 @pass_state
 @recorded_as("import")
@@ -273,6 +275,7 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
             "Choose --on-conflict skip, rename or replace"
         )
     directory.ensure()
+    existing = directory.list()  # before the import: what an imported memory may duplicate
     for entry, rel in plan:
         try:
             text = entry.data.decode("utf-8")
@@ -290,6 +293,7 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
     ]
     indexed = directory.add_missing_index_lines(needing)
     outcome["indexed"] = list(indexed)
+    outcome["near"] = _near_pairs(plan, existing)
     if as_json:
         echo_json(outcome)
         return
@@ -297,11 +301,32 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
         click.echo(f"renamed {line}")
     for rel in outcome["skipped"]:
         click.echo(f"skipped {rel}: exists with other content", err=True)
+    for pair in outcome["near"]:
+        click.echo(f"imported {pair}; combine them with memdir merge", err=True)
     click.echo(
         f"imported {len(outcome['written'])} new, {len(outcome['replaced'])} replaced, "
         f"{len(outcome['renamed'])} renamed, {len(outcome['skipped'])} skipped, "
         f"{len(outcome['unchanged'])} unchanged; {len(indexed)} index line(s) added"
     )
+
+
+def _near_pairs(plan: list[tuple[Entry, str]], existing: list[MemoryHeader]) -> list[str]:
+    """Imported memories that say nearly what a memory already here says: everything is imported
+    (an import never drops data), and these are named so the two can be merged."""
+    found: list[str] = []
+    replaced = {rel for _, rel in plan}
+    others = [header for header in existing if header.filename not in replaced]
+    for entry, rel in plan:
+        if not _is_topic(rel) or not others:
+            continue
+        try:
+            memory = Memory.parse(entry.data.decode("utf-8"))
+        except (UnicodeDecodeError, MemdirError):
+            continue
+        near = near_memories(others, memory.name, memory.description, memory.body, limit=1)
+        if near:
+            found.append(f"{rel} says nearly what {near[0].header.filename} says")
+    return found
 
 
 def _write_bytes(directory: MemoryDir, rel: str, data: bytes) -> str:

@@ -39,6 +39,7 @@ from memdir.model.memory import Memory
 from memdir.model.memory_type import MEMORY_TYPES
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
+from memdir.recall.similar import Near, near_memories
 from memdir.store.memdir import MemoryDir, default_filename
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
@@ -46,6 +47,7 @@ from memdir.team.local import read_local_team_memory
 from memdir.team.sync import TeamStatus
 from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
+from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
 from memdir.ui.web import FormTooLarge, csrf_token, page_environment, read_form, render_page, static_response
 
@@ -148,7 +150,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
 
     # -- one memory --------------------------------------------------------------------------
     def editor(request: Request, status: int = 200, **context: Any) -> Response:
-        defaults: dict[str, Any] = {"message": None, "error": False}
+        defaults: dict[str, Any] = {"message": None, "error": False, "near": [], "panel": None}
         return render(request, "memory.html", status, types=MEMORY_TYPES, **{**defaults, **context})
 
     def extra_fields(memory: Memory) -> list[tuple[str, str]]:
@@ -160,6 +162,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
         stamp = str(os.stat(record.path).st_mtime_ns)
         saved = request.query_params.get("saved") == "1"
         versions = await work(lambda: history_rows(md, record.file, limit=10))
+        panel = await work(lambda: links_panel(md, record.file, record.memory))
         return editor(
             request,
             title=record.memory.name or record.file,
@@ -171,6 +174,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             message="Saved." if saved else None,
             new=False,
             versions=versions,
+            panel=panel,
         )
 
     def memory_from(form: dict[str, str], base: Memory | None) -> Memory:
@@ -242,6 +246,32 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
         form = await form_of(request)
         memory = memory_from(form, None)
         file = form.get("file", "").strip() or default_filename(memory.type, memory.name or "")
+        if form.get("force") != "1":
+
+            def find_near() -> list[Near]:
+                md.resolve(file)  # a file name the save would refuse is refused there, with its own message
+                return near_memories(md.list(), memory.name, memory.description, memory.body)
+
+            try:
+                near = await work(find_near)
+            except MemdirError:
+                near = []
+            if near:
+                return editor(
+                    request,
+                    409,
+                    title="Not saved",
+                    file=form.get("file", ""),
+                    memory=memory,
+                    extra=[],
+                    stamp="",
+                    text=None,
+                    message="Not saved: a memory already says nearly the same. Open it and update it, "
+                    "or press Create again to save this one anyway.",
+                    error=True,
+                    new=True,
+                    near=[n.header for n in near],
+                )
         try:
             result = await work(lambda: md.save(memory, file=file))
         except MemdirError as exc:

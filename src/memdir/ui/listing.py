@@ -9,12 +9,14 @@ recall's capped pool, so what a person finds here is what recall can find.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from memdir.errors import ConfigError
 from memdir.model.memory import MEMORY_TYPES, MemoryType
+from memdir.model.timefields import is_expired
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import memory_age
 from memdir.store.scan import MemoryHeader
@@ -48,6 +50,7 @@ class ListRow:
     age: str
     modified: str  # ISO date and time in UTC, for the <time> element
     score: float | None
+    expired: str | None = None  # the expires: date, when it has passed
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ def _row(header: MemoryHeader, score: float | None, now_ms: float) -> ListRow:
         age=memory_age(header.mtime_ms, now_ms),
         modified=modified.replace("+00:00", "Z"),
         score=score,
+        expired=header.expires if is_expired(header.expires, time.strftime("%Y-%m-%d")) else None,
     )
 
 

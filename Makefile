@@ -10,8 +10,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# langmem: the LangGraph store's tests drive LangMem's own memory tools against it.
 venv: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML playwright
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML playwright langmem
 
 demo: $(BIN)/python
 	$(BIN)/pip install --quiet -e .

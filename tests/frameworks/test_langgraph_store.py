@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import warnings
 
 import pytest
 
@@ -30,11 +31,12 @@ def store(memory_dir, env):
 def test_langmems_default_value_becomes_a_claude_code_memory_file_with_its_index_line(store, memory_dir):
     store.put(NS, "b5d2c1", {"content": "The user leads the payments team and prefers short code reviews."})
     memory = read_memory(os.path.join(memory_dir, "b5d2c1.md"))
-    assert memory.name == "b5d2c1"
+    assert memory.name == "The user leads the payments team and prefers short code…"  # a title for the index
     assert memory.description == "The user leads the payments team and prefers short code reviews."
     assert memory.body == "The user leads the payments team and prefers short code reviews."
     assert index_lines(memory_dir) == [
-        "- [b5d2c1](b5d2c1.md) — The user leads the payments team and prefers short code reviews."
+        "- [The user leads the payments team and prefers short code…](b5d2c1.md) — "
+        "The user leads the payments team and prefers short code reviews."
     ]
     item = store.get(NS, "b5d2c1")
     assert item is not None and item.key == "b5d2c1" and item.namespace == NS
@@ -97,7 +99,7 @@ def test_keys_and_namespaces_that_are_not_plain_names_are_refused(store):
 def test_a_longer_namespace_is_a_subdirectory_of_the_same_memory(store, memory_dir):
     store.put((*NS, "user-42"), "coffee", {"content": "Drinks oat flat whites"})
     assert os.path.isfile(os.path.join(memory_dir, "user-42", "coffee.md"))
-    assert index_lines(memory_dir) == ["- [coffee](user-42/coffee.md) — Drinks oat flat whites"]
+    assert index_lines(memory_dir) == ["- [Drinks oat flat whites](user-42/coffee.md) — Drinks oat flat whites"]
     assert store.get(NS, "coffee") is None
     assert store.get((*NS, "user-42"), "coffee").namespace == (*NS, "user-42")
     assert [item.key for item in store.search((*NS, "user-42"))] == ["coffee"]
@@ -132,7 +134,7 @@ def test_delete_removes_the_file_and_its_index_line_and_a_missing_key_is_no_erro
     store.delete(NS, "gone")
     store.delete(NS, "never-there")
     assert store.get(NS, "gone") is None and not os.path.exists(os.path.join(memory_dir, "gone.md"))
-    assert index_lines(memory_dir) == ["- [kept](kept.md) — permanent"]
+    assert index_lines(memory_dir) == ["- [permanent](kept.md) — permanent"]
 
 
 def test_list_namespaces_matches_prefixes_suffixes_depth_and_pages(store):
@@ -216,9 +218,29 @@ def test_a_langgraph_agent_saves_through_the_store_and_recall_reaches_its_model(
     graph.invoke({"messages": [("user", "Remember: my staging database listens on port 5433")]})
     memory = read_memory(os.path.join(memory_dir, "memory-1.md"))
     assert memory.body == "The user's staging database is on port 5433."
-    assert index_lines(memory_dir) == ["- [memory-1](memory-1.md) — The user's staging database is on port 5433."]
+    assert index_lines(memory_dir) == [
+        "- [The user's staging database is on port 5433.](memory-1.md) — The user's staging database is on port 5433."
+    ]
     assert changed_by(memory_dir, env, "memory-1.md") == "langgraph"
 
     graph.invoke({"messages": [("user", "which port is the staging database on?")]})
     system = model.seen[-1][0]
     assert isinstance(system, SystemMessage) and "staging database is on port 5433" in system.content
+
+
+def test_langmems_own_memory_tools_keep_their_memories_as_files(store, memory_dir):
+    with warnings.catch_warnings():  # trustcall, which LangMem imports, uses an import LangGraph 1.x deprecates
+        warnings.simplefilter("ignore", DeprecationWarning)
+        langmem = pytest.importorskip("langmem")
+    manage = langmem.create_manage_memory_tool(namespace=NS, store=store)
+    search = langmem.create_search_memory_tool(namespace=NS, store=store)
+    created = manage.invoke({"action": "create", "content": "The staging database listens on port 5433"})
+    key = created.removeprefix("created memory ")
+    assert index_lines(memory_dir) == [
+        f"- [The staging database listens on port 5433]({key}.md) — The staging database listens on port 5433"
+    ]
+    manage.invoke({"action": "update", "id": key, "content": "Staging moved to port 6543"})
+    assert read_memory(os.path.join(memory_dir, f"{key}.md")).body == "Staging moved to port 6543"
+    assert "6543" in str(search.invoke({"query": "which port is staging on"}))
+    manage.invoke({"action": "delete", "id": key})
+    assert not os.path.exists(os.path.join(memory_dir, f"{key}.md")) and index_lines(memory_dir) == []

@@ -9,9 +9,11 @@ file with a frontmatter. The mapping, both ways:
   memories, ``{"kind": ..., "content": {...}}``) is written as a fenced JSON block with
   ``content_format: json`` in the frontmatter, and read back as the same value;
 * ``name``, ``description`` and ``type`` are the frontmatter fields of the same names. Without a
-  ``name`` the key is the name; without a ``description`` the first line of the content is (cut at
-  150 characters), because recall matches against it; ``type`` is one of user, feedback, project
-  or reference, or absent;
+  ``name`` the first line of the content is the name (cut at a word before 60 characters; the
+  ``kind`` of JSON content; else the key), since LangMem's keys are UUIDs and the name is the
+  index line's title; without a ``description`` the first line of the content is (cut at 150
+  characters), because recall matches against it; ``type`` is one of user, feedback, project or
+  reference, or absent;
 * every other field is a frontmatter key of its own, kept as given (``metadata`` is Claude Code's
   and ``content_format`` is the mapping's, so neither may be a field).
 
@@ -41,6 +43,7 @@ CONTENT_FORMAT_KEY = "content_format"
 _FIELDS = ("content", "name", "description", "type")
 _RESERVED = (METADATA_KEY, CONTENT_FORMAT_KEY)
 _DESCRIPTION_LIMIT = 150
+_NAME_LIMIT = 60
 _FENCE = "```"
 
 
@@ -77,6 +80,14 @@ def _first_line(text: str) -> str:
     return ""
 
 
+def _title(summary: str) -> str:
+    """A short title from a content's first line: LangMem's keys are UUIDs, no name for the index."""
+    if len(summary) <= _NAME_LIMIT:
+        return summary
+    cut = summary[:_NAME_LIMIT].rsplit(" ", 1)[0].rstrip(" ,;:.")
+    return (cut or summary[: _NAME_LIMIT - 1]) + "…"
+
+
 def _json_text(value: object, what: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False)
@@ -109,15 +120,16 @@ def memory_from_value(key: str, value: Mapping[str, Any], existing: Memory | Non
             _json_text(item, f"the field {field!r}")
             extra[str(field)] = item
     content = value["content"]
+    kind = value.get("kind")
     if isinstance(content, str):
         body = content
-        summary = _first_line(content)
+        summary = title = _first_line(content)
     else:
         body = f"{_FENCE}json\n{_json_text(content, 'content')}\n{_FENCE}"
         extra[CONTENT_FORMAT_KEY] = "json"
-        kind = value.get("kind")
-        summary = _first_line(str(kind)) if isinstance(kind, str) else _first_line(json.dumps(content))
-    name = (value.get("name") or "").strip() or key_for_file(key)
+        title = _first_line(kind) if isinstance(kind, str) else ""
+        summary = title or _first_line(json.dumps(content, ensure_ascii=False))
+    name = (value.get("name") or "").strip() or _title(title) or key_for_file(key)
     description = " ".join((value.get("description") or "").split()) or summary or name
     memory_type = parse_type(value.get("type"))
     if existing is None:

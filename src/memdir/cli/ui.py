@@ -58,6 +58,7 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     """Browse, search and edit this project's memories in a local web page.
 
     The first line printed is the address, with the access token that keeps other local users out.
+    The browser is opened on a one-time code instead, so the token never appears on a command line.
     """
     require_extra("memdir ui", "ui", "starlette", "uvicorn", "jinja2")
     import uvicorn
@@ -77,11 +78,14 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     except OSError as exc:
         sock.close()
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; pick another --port") from exc
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}/?token={token}"
-    click.echo(url)
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    app = create_ui_app(services, token=token)
+    click.echo(f"{base}?token={token}")
     sys.stdout.flush()
     click.echo(f"serving {state.config.memory_dir} until Ctrl-C", err=True)
     if not no_browser:
-        webbrowser.open(url)
-    server = uvicorn.Server(uvicorn.Config(create_ui_app(services, token=token), log_level="warning"))
+        # A browser's command line is visible to every local user (ps): it gets a one-time code
+        # that the first request exchanges, never the token.
+        webbrowser.open(f"{base}?code={app.issue_code()}")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     server.run(sockets=[sock])

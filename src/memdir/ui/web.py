@@ -60,7 +60,11 @@ def csrf_token(secret: str, purpose: str = "form") -> str:
 
 
 def same_origin(request: Request) -> bool:
-    """False when the browser says the request comes from another site (Origin or Referer)."""
+    """False when the browser says the request comes from another site (Origin or Referer).
+
+    The whole ``host:port`` must match: another port of 127.0.0.1 is another site. ``Origin: null``
+    proves nothing either way (our own pages send it, since they ask for no referrer): the form's
+    CSRF value is what refuses such a post from elsewhere."""
     host = request.headers.get("host", "")
     for header in ("origin", "referer"):
         value = request.headers.get(header)

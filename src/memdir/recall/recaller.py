@@ -143,6 +143,12 @@ class Recaller:
         """Rank without reading: the selector's choice among the not-yet-surfaced candidates."""
         surfaced = state.surfaced if state is not None else {}
         pool = self.memory_dir.scan() if headers is None else headers
+        if any(".conflict-" in header.filename for header in pool):
+            # A conflict copy is the same memory a second time, waiting for a person to resolve it:
+            # never a candidate of its own.
+            from memdir.model.conflicts import is_conflict_copy
+
+            pool = [header for header in pool if not is_conflict_copy(header.filename)]
         # Passing the pool itself when nothing was surfaced yet lets the selector see the very list
         # it indexed last time, which it recognises without re-reading any header.
         candidates = [header for header in pool if header.path not in surfaced] if surfaced else pool

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memdir.containment import validate_team_mem_key
@@ -25,7 +25,6 @@ __all__ = [
     "LocalTeamMemory",
     "PullWrite",
     "apply_local",
-    "conflict_copy_key",
     "is_sync_ignored",
     "read_local_team_memory",
     "write_pulled_entries",
@@ -271,21 +270,3 @@ def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
                 continue
             written.append(op.key)
     return PullWrite(tuple(written), unchanged, tuple(skipped))
-
-
-def conflict_copy_key(key: str, stamp: str, taken: Collection[str]) -> str:
-    """Where the local side of a conflict is kept: beside ``key``, same extension (so a ``.md``
-    memory stays a memory of the same type for scans and recall), the name saying it is a conflict,
-    e.g. ``notes/deploy.conflict-20261124T025000Z.md``; never a name in ``taken``."""
-    folder, _, name = key.rpartition("/")
-    stem, dot, extension = name.rpartition(".")
-    if not dot or not stem:
-        stem, extension = name, ""
-    suffix = f".{extension}" if extension else ""
-    prefix = f"{folder}/" if folder else ""
-    candidate = f"{prefix}{stem}.conflict-{stamp}{suffix}"
-    number = 2
-    while candidate in taken:
-        candidate = f"{prefix}{stem}.conflict-{stamp}-{number}{suffix}"
-        number += 1
-    return candidate

@@ -21,17 +21,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memdir.errors import SyncConflict, SyncError
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.team.base import load_base, update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
-from memdir.team.local import LocalOp, apply_local, conflict_copy_key
+from memdir.team.derived_index import settle_index
+from memdir.team.local import LocalOp, apply_local
 from memdir.team.protocol import hash_content
 from memdir.team.pull import pull
 from memdir.team.push import PUSH_DEADLINE, push
 from memdir.team.state import PullResult, SyncReport, SyncState
 from memdir.team.view import (
     MASS_DELETE_FILES,
-    conflict_stamp,
+    conflict_copy,
     if_match,
     is_mass_delete,
     mass_delete_message,
@@ -130,8 +132,8 @@ def restore(
     mine = view.local_hashes.get(key)
     kept_as: str | None = None
     if mine is not None and mine != base.get(key) and mine != hash_content(content):
-        kept_as = conflict_copy_key(key, conflict_stamp(), set(view.local_hashes) | set(remote))
-        saved = apply_local(team_dir, [LocalOp(kept_as, None, view.local.entries[key])])
+        kept_as, marked = conflict_copy(key, view.local.entries[key], set(view.local_hashes) | set(remote))
+        saved = apply_local(team_dir, [LocalOp(kept_as, None, marked)])
         if kept_as not in saved.written:
             raise SyncError(
                 f"restored {key} on the server, but could not keep your unpushed version as {kept_as}, so "
@@ -141,6 +143,8 @@ def restore(
     outcome = apply_local(team_dir, [LocalOp(key, mine, content)])
     if key in outcome.written or outcome.unchanged:
         update_base(team_dir, client.endpoint.server, client.endpoint.repo, {key: hash_content(content)})
+    if key != ENTRYPOINT_NAME:
+        settle_index(team_dir)
     return {"version": answer.version, "kept_as": kept_as}
 
 

@@ -9,10 +9,12 @@ mass-delete hold, the conflict-copy stamp and the push precondition live here to
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import os
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from memdir.model.conflicts import conflict_copy_key, mark_conflict_copy
 from memdir.team.base import load_base
 from memdir.team.classify import Change, classify
 from memdir.team.client import TeamClient
@@ -25,6 +27,7 @@ __all__ = [
     "MASS_DELETE_FILES",
     "PUSH_BLOCKED",
     "SyncView",
+    "conflict_copy",
     "conflict_stamp",
     "if_match",
     "is_mass_delete",
@@ -107,6 +110,24 @@ def remember(state: SyncState, snapshot: TeamMemorySnapshot | None) -> None:
 def conflict_stamp() -> str:
     """The UTC time a conflict copy is named after (``NAME.conflict-YYYYMMDDTHHMMSSZ.md``)."""
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def conflict_copy(key: str, text: str, taken: Collection[str]) -> tuple[str, str]:
+    """Where and as what the local side of a conflict on ``key`` is kept: a name beside it that says
+    it is a conflict (never one in ``taken``, never over 255 bytes) and the text with its name and
+    description saying whose copy it is and when it was kept."""
+    import socket
+
+    host = socket.gethostname() or "this clone"
+    try:
+        import pwd
+
+        who = f"{pwd.getpwuid(os.getuid()).pw_name}@{host}"
+    except (ImportError, KeyError, OSError):  # no passwd entry in a bare container, or Windows
+        who = host
+    now = datetime.now(UTC)
+    copy = conflict_copy_key(key, now.strftime("%Y%m%dT%H%M%SZ"), taken)
+    return copy, mark_conflict_copy(text, key, now.strftime("%Y-%m-%d %H:%M UTC"), who)
 
 
 def probe(client: TeamClient, state: SyncState) -> TeamMemorySnapshot | None:

@@ -42,6 +42,9 @@ def test_a_push_uploads_every_file_and_a_second_push_uploads_nothing(make_team_c
         "not_pushed": [],
         "held_deletions": [],
         "skipped_secrets": [],
+        "skipped": [],
+        "capped": 0,
+        "problems": [],
     }
 
 

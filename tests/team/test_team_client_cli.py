@@ -89,6 +89,9 @@ def test_cli_push_json_then_pull_with_env_vars(run, team_server: TeamServer, tmp
         "not_pushed": [],
         "held_deletions": [],
         "skipped_secrets": [{"file": "leak.md", "labels": ["AWS Access Token"]}],
+        "skipped": [],
+        "capped": 0,
+        "problems": [],
     }
     assert "leak.md" in pushed.stderr and "AKIA" not in pushed.stderr
 
@@ -102,7 +105,7 @@ def test_cli_push_json_then_pull_with_env_vars(run, team_server: TeamServer, tmp
     status = run(theirs, "status", *options, "--json")
     assert json.loads(status.stdout)["would_push"] == ["new.md"]
     synced = run(theirs, "sync", *options)
-    assert synced.exit_code == 0 and "pushed 1" in synced.stdout
+    assert synced.exit_code == 0 and "push: 1 file to the server" in synced.stdout
     text_status = run(theirs, "status", *options)
     assert "would push:  0 file(s)" in text_status.stdout and REPO in text_status.stdout
 

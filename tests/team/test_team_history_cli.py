@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from team_helpers import REPO, TeamServer, write
 
 from memdir.cli import cli
+from memdir.model.index import parse_entries
 from memdir.team.protocol import hash_content
 
 
@@ -76,6 +77,7 @@ def test_sync_json_reports_counts_and_conflicts_and_a_mass_delete_is_held_with_t
     report = json.loads(run(mine, "sync", "--json").stdout)
     assert report["pulled"] == 1 and report["pushed"] == 1
     assert report["deleted_here"] == 0 and report["deleted_there"] == 0
+    assert report["merged"] == [] and report["resolved"] == [] and report["ok"] is True
     [conflict] = report["conflicts"]
     assert conflict["key"] == "n00.md" and conflict["kept_as"].startswith("n00.conflict-")
 
@@ -84,7 +86,7 @@ def test_sync_json_reports_counts_and_conflicts_and_a_mass_delete_is_held_with_t
     held = run(mine, "push")
     assert held.exit_code == 1 and "--allow-mass-delete" in held.stderr and "nothing was deleted" in held.stderr
     allowed = run(mine, "push", "--allow-mass-delete")
-    assert allowed.exit_code == 0 and "deleted 13 on the server" in allowed.stdout
+    assert allowed.exit_code == 0 and "(0 new or changed, 13 deleted by you)" in allowed.stdout
 
 
 def test_twenty_concurrent_cli_pushers_all_succeed_and_lose_nothing(team_server: TeamServer, tmp_path: Path):
@@ -105,3 +107,43 @@ def test_twenty_concurrent_cli_pushers_all_succeed_and_lose_nothing(team_server:
     assert all(
         stored.entries[f"clone{n:02}/note{j}.md"] == f"clone {n} note {j}\n" for n in range(20) for j in range(3)
     )
+
+
+def test_twenty_concurrent_syncs_adding_one_memory_each_end_with_all_twenty_in_the_index(
+    team_server: TeamServer, tmp_path: Path
+):
+    env = {**os.environ, "MEMDIR_TEAM_SERVER": team_server.url, "MEMDIR_TEAM_TOKEN": team_server.token}
+    env["CLAUDE_CONFIG_DIR"] = str(tmp_path / "home")
+    team_server.storage.put_entries(
+        REPO,
+        {
+            "MEMORY.md": "# Team\n\n- [Start](start.md) — where we begin\n",
+            "start.md": "---\nname: Start\ndescription: where we begin\ntype: project\n---\n\nHello.\n",
+        },
+        None,
+        max_entries=1000,
+    )
+
+    def memdir(n: int, *args: str) -> list[str]:
+        return [sys.executable, "-m", "memdir", "--memory-dir", str(tmp_path / f"clone{n:02}"), *args]
+
+    for n in range(20):  # in-process: only the concurrent syncs need processes of their own
+        for args in (
+            ["team", "pull", "--repo", REPO],
+            ["add", "--type", "project", "--name", f"Clone {n}", "--description", f"what clone {n} knows",
+             "--file", f"team/project_clone{n:02}.md"],
+        ):  # fmt: skip
+            result = CliRunner().invoke(cli, memdir(n, *args)[3:], env=env)
+            assert result.exit_code == 0, result.output
+    processes = [
+        subprocess.Popen(memdir(n, "team", "sync", "--repo", REPO, "--json"), env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for n in range(20)
+    ]  # fmt: skip
+    outcomes = [process.communicate(timeout=300) for process in processes]
+    assert [process.returncode for process in processes] == [0] * 20, [err for _out, err in outcomes]
+    stored = team_server.storage.get_repo(REPO)
+    assert stored is not None
+    assert not [key for key in stored.entries if "conflict" in key]
+    listed = sorted(entry.file for _, entry in parse_entries(stored.entries["MEMORY.md"]))
+    assert listed == sorted(["start.md", *(f"project_clone{n:02}.md" for n in range(20))])

@@ -87,7 +87,7 @@ def test_the_derived_index_lists_exactly_the_memories_present_and_conflicts_unde
     files = {
         "a.md": "---\nname: A\ndescription: a\n---\n",
         "new.md": "---\nname: New one\ndescription: arrived without a line\n---\n",
-        "a.conflict-20261126T005331Z.md": "---\nname: A (conflicting copy)\ndescription: Conflicting copy of a.md\n---\n",
+        "a.conflict-20261126T005331Z.md": "---\nname: A (conflicting copy)\ndescription: Copy of a.md\n---\n",
     }
     derived = derive_index(text, files, files.__getitem__)
     body, _, conflicts = derived.partition("## Conflicts to resolve")

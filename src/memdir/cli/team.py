@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from memdir.cli.main import cli
 from memdir.cli.team_client import CLIENT_COMMANDS
+from memdir.cli.team_resolve import resolve_command
 from memdir.cli.team_server import SERVER_COMMANDS
 
 __all__ = ["team"]
@@ -19,5 +20,5 @@ def team() -> None:
     """Team memory: sync team/ with a server (pull, push, sync, status, watch); run and administer one."""
 
 
-for _command in (*SERVER_COMMANDS, *CLIENT_COMMANDS):
+for _command in (*SERVER_COMMANDS, *CLIENT_COMMANDS, resolve_command):
     team.add_command(_command)

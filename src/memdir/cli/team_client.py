@@ -17,6 +17,7 @@ from memdir.store.provenance import acting_as, current
 from memdir.team import sync as sync_ops
 from memdir.team.client import TeamClient, resolve_endpoint
 from memdir.team.protocol import validate_key
+from memdir.team.resolve import pending_conflicts
 from memdir.team.state import Conflict, PullResult, PushResult, SyncReport, SyncState
 
 __all__ = ["CLIENT_COMMANDS"]
@@ -27,7 +28,7 @@ _SYNC_EXAMPLES = (
 )
 
 
-def _client_options(command: Callable[..., None]) -> Callable[..., None]:
+def client_options(command: Callable[..., None]) -> Callable[..., None]:
     for option in reversed(
         [
             click.option(
@@ -45,12 +46,26 @@ def _client_options(command: Callable[..., None]) -> Callable[..., None]:
 
 @contextmanager
 def _session(server: str | None, secret: str | None, repo: str | None) -> Iterator[tuple[TeamClient, str]]:
+    with team_session(server, secret, repo) as (client, team_dir):
+        assert client is not None
+        yield client, team_dir
+
+
+@contextmanager
+def team_session(
+    server: str | None, secret: str | None, repo: str | None, *, need_server: bool = True
+) -> Iterator[tuple[TeamClient | None, str]]:
+    """A client for the configured server and the project's ``team/`` folder; without
+    ``need_server``, no client (None) when no server is configured."""
     from memdir.cli.main import CliState
 
-    require_extra("memdir team", "team", "httpx")
     state = click.get_current_context().find_object(CliState)
     assert state is not None
     config = state.config
+    if not need_server and not (server or config.environment.team_server or config.setting("teamServer")):
+        yield None, config.team_dir
+        return
+    require_extra("memdir team", "team", "httpx")
     endpoint = resolve_endpoint(
         cwd=config.project_root,
         server=server,
@@ -83,20 +98,22 @@ def _report_push(result: PushResult, team_dir: str) -> None:
         )
 
 
-def _report_pull(result: PullResult) -> None:
+def _report_pull(result: PullResult, sent: frozenset[str] = frozenset()) -> None:
+    """One stderr line per key the pull touched or left; ``sent`` (keys the push of the same sync
+    then sent) get no "not pushed yet" line, since they were."""
     for skip in result.skipped:
         if skip.rule == "changed-during-sync":
             say(f"kept {skip.file}: {skip.reason}", err=True)
-        else:
+        elif skip.rule != "local-not-synced":
             say(f"refused server key {skip.file!r}: {skip.reason} ({skip.rule})", err=True)
     for key in result.deleted:
-        say(f"deleted {key}: deleted on the server", err=True)
+        say(f"deleted {key}: deleted by a teammate", err=True)
     for key in result.merged:
         say(f"merged {key}: your edits and the server's touch different lines; both kept", err=True)
     for conflict in result.conflicts:
         say(_conflict_line(conflict), err=True)
     for key, why in result.kept_local:
-        if not any(conflict.key == key for conflict in result.conflicts):
+        if key not in sent and not any(conflict.key == key for conflict in result.conflicts):
             say(f"kept {key}: {why}", err=True)
     if result.held_deletions:
         count = len(result.held_deletions)
@@ -127,13 +144,31 @@ _MASS_DELETE_OPTION = click.option(
 )
 
 
-def _held(*results: PullResult | PushResult) -> None:
-    if any(result.held_deletions for result in results):
-        raise SystemExit(1)
+def _exit_on(problems: list[str], as_json: bool) -> None:
+    """A partial outcome exits 1, its reasons on stderr (also with --json, whose body has them)."""
+    if not problems:
+        return
+    if as_json:
+        for problem in problems:
+            say(f"memdir: {problem}", err=True)
+    raise SystemExit(1)
+
+
+def report_sync(report: SyncReport) -> None:
+    """A sync in words: a line per key on stderr, then one line per phase on stdout."""
+    pushed = frozenset({*report.push.uploaded_keys, *report.push.deleted})
+    _report_pull(report.pull, pushed)
+    _report_push(report.push, "")
+    for key in report.push.deleted:
+        say(f"deleted {key} on the server: deleted by you", err=True)
+    for key in report.resolved():
+        say(f"resolved {key}: the conflict copy is gone", err=True)
+    for line in report.summary():
+        say(line)
 
 
 @click.command(epilog=_SYNC_EXAMPLES.format(name="pull"))
-@_client_options
+@client_options
 @_MASS_DELETE_OPTION
 def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
     """Bring the server's changes into team/; local changes not pushed yet are kept and reported."""
@@ -143,14 +178,13 @@ def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         _report_pull(result)
-        deleted = f", {len(result.deleted)} deleted" if result.deleted else ""
-        conflicts = f", {len(result.conflicts)} conflict(s)" if result.conflicts else ""
-        say(f"pulled {len(result.written)} file(s) into {team_dir}, {result.unchanged} unchanged{deleted}{conflicts}")
-    _held(result)
+        say(SyncReport(result, PushResult()).summary()[0] + f" into {team_dir}")
+        say(f"in step: {result.unchanged} unchanged")
+    _exit_on(result.problems(), as_json)
 
 
 @click.command(epilog=_SYNC_EXAMPLES.format(name="push"))
-@_client_options
+@client_options
 @_MASS_DELETE_OPTION
 def push(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
     """Upload what changed in team/ (edits, new files, deletions); server changes are never overwritten."""
@@ -160,13 +194,13 @@ def push(server: str | None, secret: str | None, repo: str | None, as_json: bool
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
-        deleted = f", deleted {len(result.deleted)} on the server" if result.deleted else ""
-        say(f"pushed {result.uploaded} file(s) in {result.batches} batch(es){deleted}, {result.unchanged} unchanged")
-    _held(result)
+        say(SyncReport(PullResult(), result).summary()[1] + f" in {result.batches} batch(es)")
+        say(f"in step: {result.unchanged} unchanged")
+    _exit_on(result.problems(), as_json)
 
 
 @click.command("sync", epilog=_SYNC_EXAMPLES.format(name="sync"))
-@_client_options
+@client_options
 @_MASS_DELETE_OPTION
 def sync_command(
     server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool
@@ -174,29 +208,23 @@ def sync_command(
     """Pull, then push, three-way: one-sided changes flow, two-sided ones are merged or kept as a conflict copy."""
     with _session(server, secret, repo) as (client, team_dir), progress("pushing team memory") as bar:
         report = sync_ops.sync(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete, progress=bar)
-    pulled, pushed = report.pull, report.push
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        _report_pull(pulled)
-        _report_push(pushed, team_dir)
-        counts = report.to_json()
-        say(
-            f"pulled {counts['pulled']} file(s), pushed {counts['pushed']}, deleted here {counts['deleted_here']}, "
-            f"deleted there {counts['deleted_there']}, {len(counts['conflicts'])} conflict(s), "
-            f"{pushed.unchanged} unchanged"
-        )
-    _held(pulled, pushed)
+        report_sync(report)
+    _exit_on(report.problems(), as_json)
 
 
 @click.command("status", epilog=_SYNC_EXAMPLES.format(name="status"))
-@_client_options
+@client_options
 def status_command(server: str | None, secret: str | None, repo: str | None, as_json: bool) -> None:
     """Show the server, repository, local files and how every changed key stands. Changes nothing."""
     with _session(server, secret, repo) as (client, team_dir):
         report = sync_ops.status(client, SyncState(), team_dir)
+    copies = pending_conflicts(team_dir)
     if as_json:
-        click.echo(json.dumps({**report.to_json(), "team_dir": team_dir}, indent=2, ensure_ascii=False))
+        body = {**report.to_json(), "team_dir": team_dir, "conflict_copies": [p.to_json() for p in copies]}
+        click.echo(json.dumps(body, indent=2, ensure_ascii=False))
         return
     say(f"server:      {report.server}")
     say(f"repository:  {report.repo}")
@@ -215,12 +243,17 @@ def status_command(server: str | None, secret: str | None, repo: str | None, as_
                 say(f"  {key}")
     for skip in report.skipped_secrets:
         say(f"never pushed (potential secrets: {', '.join(skip['labels'])}): {skip['file']}")
+    for pending in copies:
+        say(
+            f"conflict to resolve: {pending.copy} (your version of {pending.original}); "
+            f"memdir team resolve {pending.copy} --keep mine|theirs|both"
+        )
 
 
 @click.command("log", epilog="Example:\n\n\b\n  memdir team log\n  memdir team log project_deploy_window.md --json")
 @click.argument("key", required=False)
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000), help="Most rows shown.")
-@_client_options
+@client_options
 def log_command(
     key: str | None, limit: int, server: str | None, secret: str | None, repo: str | None, as_json: bool
 ) -> None:
@@ -260,7 +293,7 @@ def _version_of(client: TeamClient, key: str, version: int) -> dict[str, object]
 @click.command("show", epilog="Example:\n\n\b\n  memdir team show project_deploy_window.md --version 12")
 @click.argument("key")
 @click.option("--version", "version", required=True, type=click.IntRange(min=1), help="Version from 'memdir team log'.")
-@_client_options
+@client_options
 def show_command(
     key: str, version: int, server: str | None, secret: str | None, repo: str | None, as_json: bool
 ) -> None:
@@ -277,7 +310,7 @@ def show_command(
 @click.command("restore", epilog="Example:\n\n\b\n  memdir team restore project_deploy_window.md --version 12")
 @click.argument("key")
 @click.option("--version", "version", required=True, type=click.IntRange(min=1), help="Version from 'memdir team log'.")
-@_client_options
+@client_options
 def restore_command(
     key: str, version: int, server: str | None, secret: str | None, repo: str | None, as_json: bool
 ) -> None:

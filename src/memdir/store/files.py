@@ -85,10 +85,7 @@ def atomic_write(
         final_mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         final_mode = FILE_MODE if mode is None else mode
-    tmp = os.path.join(
-        directory,
-        f".{os.path.basename(target)}.tmp.{os.getpid()}.{int(time.time() * 1000)}.{os.urandom(4).hex()}",
-    )
+    tmp = os.path.join(directory, _temp_name(os.path.basename(target)))
     watched = _watched(target) if _observers else None
     if watched is not None:
         watched[0].before(watched[1])
@@ -109,6 +106,18 @@ def atomic_write(
         _fsync_dir(directory)
     if watched is not None:
         watched[0].written(watched[1], payload)
+
+
+def _temp_name(name: str) -> str:
+    """``.<name>.tmp.<pid>.<milliseconds>.<8 hex digits>``; a name too long to take the suffix within
+    255 bytes (a file name of 220 bytes and more) is cut at a character boundary first, so a long
+    name can be written at all."""
+    suffix = f".tmp.{os.getpid()}.{int(time.time() * 1000)}.{os.urandom(4).hex()}"
+    room = 255 - 1 - len(suffix)
+    encoded = name.encode("utf-8", "surrogateescape")
+    if len(encoded) > room:
+        name = encoded[:room].decode("utf-8", "ignore")
+    return f".{name}{suffix}"
 
 
 # The name atomic_write gives its temp file: .<target>.tmp.<pid>.<milliseconds>.<8 hex digits>

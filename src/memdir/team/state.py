@@ -97,7 +97,22 @@ class PullResult:
             "skipped": [skip.to_json() for skip in self.skipped],
             "version": self.version,
             "checksum": self.checksum,
+            "problems": self.problems(),
         }
+
+    def problems(self) -> list[str]:
+        """Why this pull is only partial (each a sentence), or [] when it did everything."""
+        found = [
+            f"{skip.file} was left out: {skip.reason}"
+            for skip in self.skipped
+            if skip.rule not in ("local-not-synced",)
+        ]
+        if self.held_deletions:
+            found.append(
+                f"{len(self.held_deletions)} deletion(s) from the server were held (mass-delete rule); "
+                "run again with --allow-mass-delete to apply them"
+            )
+        return found
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,22 @@ class PushResult:
             "not_pushed": [{"key": key, "why": why} for key, why in self.not_pushed],
             "held_deletions": list(self.held_deletions),
             "skipped_secrets": [skip.to_json() for skip in self.skipped_secrets],
+            "skipped": [skip.to_json() for skip in self.skipped],
+            "capped": self.capped,
+            "problems": self.problems(),
         }
+
+    def problems(self) -> list[str]:
+        """Why this push is only partial (each a sentence), or [] when everything was sent."""
+        found = [f"{key} was not pushed: {why}" for key, why in self.not_pushed]
+        if self.capped:
+            found.append(f"{self.capped} file(s) were left out: the server takes no more entries")
+        if self.held_deletions:
+            found.append(
+                f"{len(self.held_deletions)} deletion(s) were held (mass-delete rule); "
+                "run again with --allow-mass-delete to send them"
+            )
+        return found
 
 
 @dataclass(frozen=True)
@@ -135,15 +165,56 @@ class SyncReport:
     pull: PullResult
     push: PushResult
 
+    def conflicts(self) -> list[Conflict]:
+        found = {c.key: c for c in (*self.pull.conflicts, *self.push.conflicts)}
+        return [found[key] for key in sorted(found)]
+
+    def resolved(self) -> list[str]:
+        """Conflict copies that went away in this sync (resolved here or by a teammate)."""
+        from memdir.model.conflicts import is_conflict_copy
+
+        return sorted(key for key in {*self.pull.deleted, *self.push.deleted} if is_conflict_copy(key))
+
+    def problems(self) -> list[str]:
+        """Why this sync is only partial: every key left out and every held deletion, once."""
+        return list(dict.fromkeys([*self.pull.problems(), *self.push.problems()]))
+
+    def failed(self) -> bool:
+        return bool(self.problems())
+
+    def summary(self) -> list[str]:
+        """One line per phase; each line's parts add up to its total."""
+        pull, push = self.pull, self.push
+        copies = [c for c in pull.conflicts if c.kept_as != c.key]
+        written = [key for key in pull.written if key not in {c.key for c in copies}]
+        pulled = len(written) + len(pull.merged) + len(pull.deleted) + len(copies)
+        # A merged file is pushed too: it is counted once, as merged; a pulled file is unchanged
+        # by the time the push looks at it: counted once, as pulled.
+        sent = push.uploaded - len(set(push.uploaded_keys) & set(pull.merged))
+        pushed = sent + len(push.deleted)
+        unchanged = max(0, push.unchanged - len(pull.written))
+        return [
+            f"pull: {_n(pulled, 'file')} from the server ({len(written)} written, {len(pull.merged)} merged, "
+            f"{len(pull.deleted)} deleted by a teammate, {len(copies)} kept as conflict copies)",
+            f"push: {_n(pushed, 'file')} to the server ({sent} new or changed, {len(push.deleted)} deleted by you)",
+            f"in step: {_n(unchanged, 'file')} unchanged"
+            + (f"; {_n(len(self.conflicts()), 'conflict')} to resolve" if self.conflicts() else "")
+            + (f"; {_n(len(self.problems()), 'problem')}" if self.problems() else ""),
+        ]
+
     def to_json(self) -> dict[str, Any]:
-        conflicts = {c.key: c for c in (*self.pull.conflicts, *self.push.conflicts)}
         return {
             "pulled": len(self.pull.written),
             "pushed": self.push.uploaded,
             "deleted_here": len(self.push.deleted),
             "deleted_there": len(self.pull.deleted),
-            "conflicts": [conflicts[key].to_json() for key in sorted(conflicts)],
+            "deleted_by_you": list(self.push.deleted),
+            "deleted_by_a_teammate": list(self.pull.deleted),
+            "conflicts": [conflict.to_json() for conflict in self.conflicts()],
             "merged": list(self.pull.merged),
+            "resolved": self.resolved(),
+            "ok": not self.failed(),
+            "problems": self.problems(),
             "unchanged": self.push.unchanged,
             "held_deletions": sorted({*self.pull.held_deletions, *self.push.held_deletions}),
             "not_pushed": [{"key": key, "why": why} for key, why in self.push.not_pushed],
@@ -151,3 +222,8 @@ class SyncReport:
             "pull": self.pull.to_json(),
             "push": self.push.to_json(),
         }
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 file``, ``2 files``: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

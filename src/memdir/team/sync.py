@@ -64,8 +64,9 @@ def sync(
     deadline: float = PUSH_DEADLINE,
     progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
-    """A pull that ignores the ETag cache, then a push; again while the server moved in between
-    (so keys someone changed during the sync are reconciled too), until ``deadline``."""
+    """A pull that ignores the ETag cache, then a push; again (after a jittered pause) while the
+    server moved in between, so keys someone changed during the sync are reconciled too, until
+    ``deadline``."""
     started = time.monotonic()
     pulls: list[PullResult] = []
     while True:
@@ -76,8 +77,13 @@ def sync(
             client, state, team_dir, allow_mass_delete=allow_mass_delete, deadline=remaining, progress=progress
         )
         unsettled = [key for key, _why in pushed.not_pushed]
-        if not unsettled or time.monotonic() - started >= deadline or len(pulls) >= 5:
+        elapsed = time.monotonic() - started
+        if not unsettled or elapsed >= deadline:
             return SyncReport(_combine(pulls), pushed)
+        # Someone pushed the same keys meanwhile (with many teammates, usually the index): back off
+        # with jitter so the rounds of concurrent syncs spread out, then reconcile again.
+        pause = min(0.05 * 2.0 ** min(len(pulls), 10), 2.0) * (0.5 + random.random())
+        time.sleep(min(pause, max(0.0, deadline - elapsed)))
 
 
 def _combine(pulls: list[PullResult]) -> PullResult:

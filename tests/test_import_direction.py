@@ -59,7 +59,7 @@ ADAPTERS = {unit for unit, layer in LAYERS.items() if layer == 5}
 
 # What a module of the model layer may import: the standard library's pure parts and YAML.
 MODEL_IMPORTS = {"re", "math", "dataclasses", "decimal", "enum", "collections.abc", "unicodedata", "urllib.parse"}
-MODEL_IMPORTS |= {"yaml", "yaml.nodes", "yaml._yaml", "__future__", "typing"}
+MODEL_IMPORTS |= {"yaml", "yaml.nodes", "yaml._yaml", "__future__", "typing", "hashlib"}
 IO_CALLS = {"open", "print", "input"}
 
 # The team server runs without a memory directory: it may import only these parts of memdir.

@@ -175,6 +175,19 @@ def test_stop_starts_extraction_before_claude_code_has_written_the_transcript(tm
     assert launcher.calls[0][0][-2:] == ["--reply", "new"]
 
 
+def test_a_launch_that_fails_is_logged_and_reported(tmp_path, project, env):
+    def broken(argv, log):
+        raise OSError("no room for another process")
+
+    data = hook_input(tmp_path, project, stop_hook_active=False)
+    with pytest.raises(OSError, match="no room"):
+        run_hook("stop", data, environment=read_environment({**env, "MEMDIR_MODEL": "x:y"}), launcher=broken)
+    log = tmp_path / "claude" / "memdir" / "logs" / "extract.log"
+    [line] = log.read_text(encoding="utf-8").splitlines()
+    expected = "session s1: could not start extract: no room for another process"
+    assert line.endswith(f"hook stop [pid {os.getpid()}]: {expected}")
+
+
 def test_stop_does_nothing_without_a_model_or_when_already_inside_a_stop_hook(tmp_path, project, env):
     launcher = Recorder()
     no_model = run_hook("stop", hook_input(tmp_path, project), environment=read_environment(env), launcher=launcher)

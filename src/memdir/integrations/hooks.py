@@ -212,7 +212,11 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
             hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir, log_file=log_file
         )
         turn = "the transcript"
-    handle = launcher(argv, log_file)
+    try:
+        handle = launcher(argv, log_file)
+    except OSError as exc:
+        log_line(log_file, f"hook {hook.event}", f"session {hook.session_id}: could not start {what}: {exc}")
+        raise
     started = f"started {what}" + (f" (pid {handle})" if isinstance(handle, int) else "")
     if what == "extract" and hook.event == "stop" and hook.prompt_id:
         turn += f" to prompt {hook.prompt_id}"

@@ -90,3 +90,18 @@ def test_with_agent_writes_off_extraction_and_the_stop_hook_change_nothing(place
 
 def _no_launch(argv: list[str], log: str) -> object:
     raise AssertionError(f"nothing should be launched: {argv}")
+
+
+def test_a_memory_extraction_writes_in_the_nested_layout_records_its_session_as_claude_code_does(
+    place: Place,
+) -> None:
+    place.home.mkdir(exist_ok=True)
+    settings = {"memdir": {"claudeCodeVersion": "2.1.330"}}
+    (place.home / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    nested = "---\nname: Deploys\ndescription: Deploys go out on Tuesdays\nmetadata:\n  type: project\n---\n\nTue.\n"
+    extract(
+        place, {"name": "Write", "input": {"file_path": str(place.memory / "project_deploys.md"), "content": nested}}
+    )
+    written = place.file("project_deploys.md")
+    assert f"  originSessionId: {SESSION}\n" in written and "  type: project\n" in written
+    assert place.json("history", "project_deploys.md")[0]["by"] == f"extract:{SESSION}"  # type: ignore[index]

@@ -24,10 +24,12 @@ from memdir.llm.base import ToolSpec
 from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
+from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_freshness_note
 from memdir.store.files import LOCK_NAME, remove_file
 from memdir.store.memdir import MemoryDir
+from memdir.store.provenance import current
 from memdir.templates import render_template
 
 __all__ = ["ALL_TOOLS", "Denial", "EditCheck", "FileTool", "MemoryFileTools"]
@@ -148,6 +150,28 @@ class MemoryFileTools:
             allowed = ", ".join(sorted(self.writable_files))
             raise _Refused(f"only {allowed} may be changed in this context")
 
+    def _with_origin(self, path: str, content: str) -> str:
+        """A memory an extraction writes in the nested layout (Claude Code 2.1.330) records the session
+        it came from in ``metadata.originSessionId``, as Claude Code's own writes do, when the run
+        knows it (its provenance is ``extract:<session id>``) and the text does not say already."""
+        session = current().by.removeprefix("extract:")
+        if session == current().by or not path.endswith(".md") or os.path.basename(path) == ENTRYPOINT_NAME:
+            return content
+        if self.memory_dir.layout is not FrontmatterLayout.NESTED:
+            return content
+        from dataclasses import replace
+
+        try:
+            memory = Memory.parse(content)
+        except MemdirError:
+            return content
+        metadata = memory.extra.get("metadata")
+        if memory.layout is not FrontmatterLayout.NESTED or not isinstance(metadata, Mapping):
+            return content
+        if "originSessionId" in metadata:
+            return content
+        return replace(memory, extra={**memory.extra, "metadata": {**metadata, "originSessionId": session}}).render()
+
     def _record(self, path: str) -> None:
         if path not in self.written:
             self.written.append(path)
@@ -193,7 +217,7 @@ class MemoryFileTools:
                 refusal = self.edit_check(path, before, content)
                 if refusal:
                     raise _Refused(refusal)
-            self.memory_dir.write_text(path, content)
+            self.memory_dir.write_text(path, self._with_origin(path, content))
             self._record(path)
             return f"{'Updated' if existed else 'Created'} {path}"
 

@@ -529,6 +529,7 @@ class History:
         self._bases.clear()
         with contextlib.suppress(sqlite3.Error):
             self._connect().execute("VACUUM")
+            self._connect().execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return versions, blobs
 
 

@@ -169,7 +169,7 @@ class HistoryView:
                 return None
             return {"by": row.by, "at": iso_time(row.at), "version": row.version, "change": row.change}
 
-        origin = next((row for row in rows if row.change in ("create", "rename") and row.hash is not None), None)
+        origin = next((row for row in reversed(rows) if row.hash is not None), None)
         return {"origin": brief(origin), "lastChange": brief(rows[0] if rows else None)}
 
     def diff(self, file: str, *, start: int | None = None, end: int | None = None) -> str:

@@ -228,7 +228,7 @@ class HistoryView:
             raw: set[str] = set()
             for rel in sorted(first, key=lambda name: os.path.basename(name) == ENTRYPOINT_NAME):
                 newest = self.db.versions(rel, limit=1)[0]
-                if newest.id != last[rel].id and not force:
+                if newest.hash != last[rel].hash and not force:  # changed since (the same text is no change)
                     conflicts.append(newest)
                     continue
                 previous = first[rel].version - 1

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from memdir.store.files import ensure_dir
+from memdir.store.files import create_private_file, ensure_dir
 
 if TYPE_CHECKING:
     from memdir.environment import Environment
@@ -145,6 +145,7 @@ def spawn_detached(argv: Sequence[str], log_file: str) -> int:
     ``log_file``). Raises ``OSError`` when the command could not be started.
     """
     ensure_dir(os.path.dirname(log_file))
+    create_private_file(log_file)  # the shell's >> would make it 0644
     if not os.path.exists("/bin/sh"):  # not a POSIX system: a plain child, as detached as it gets there
         with open(log_file, "ab") as log:
             child = subprocess.Popen(

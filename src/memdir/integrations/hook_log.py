@@ -30,7 +30,9 @@ def log_line(path: str, who: str, text: str, *, clock: Callable[[], float] = tim
     """Append ``<UTC time> <who> [pid N]: <text>`` to ``path`` (its folder is created when missing)."""
     line = f"{_stamp(clock())} {who} [pid {os.getpid()}]: {' '.join(text.split())}\n"
     try:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        from memdir.store.files import ensure_dir
+
+        ensure_dir(os.path.dirname(path) or ".")
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(descriptor, line.encode("utf-8"))

@@ -95,7 +95,9 @@ def load_or_create_token(path: str, *, given: str | None = None) -> TokenSource:
 
 
 def _create(path: str) -> str:
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    from memdir.store.files import ensure_dir
+
+    ensure_dir(os.path.dirname(path))
     token = "mdm_" + secrets.token_urlsafe(32)
     # O_EXCL: two servers started at once do not overwrite each other's token; the loser reads it.
     try:

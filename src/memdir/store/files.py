@@ -53,8 +53,34 @@ MAX_MEMORY_FILE_BYTES = 1_000_000
 
 
 def ensure_dir(path: str | os.PathLike[str]) -> None:
-    """Create ``path`` and missing parents with mode 0700; existing directories are left as they are."""
-    os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+    """Create ``path`` and missing parents with mode 0700; existing directories are left as they are.
+
+    ``os.makedirs`` gives its mode to the last directory only (parents get 0777 less the umask,
+    usually 0755), so each missing directory is made here, outermost first.
+    """
+    path = os.path.abspath(os.fspath(path))
+    if os.path.isdir(path):
+        return
+    missing: list[str] = []
+    while not os.path.exists(path):
+        missing.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, DIR_MODE)
+        except FileExistsError:
+            if not os.path.isdir(directory):
+                raise
+
+
+def create_private_file(path: str | os.PathLike[str]) -> None:
+    """Create ``path`` empty with mode 0600 when it does not exist, so that a file another library
+    creates on open (SQLite, with its ``-wal`` and ``-shm`` files, which take the database's
+    permissions) is never readable by other local users."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
 
 
 def _fsync_dir(directory: str) -> None:

@@ -32,7 +32,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.analysis import spaced_pairs
 from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
 from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
-from memdir.store.files import ensure_dir, read_bytes_limited
+from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
 from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header
@@ -146,6 +146,7 @@ class MemoryIndex(RankerCaches):
             return self._conn
         ensure_dir(os.path.dirname(self.path) or ".")
         for attempt in (1, 2):
+            create_private_file(self.path)
             conn = sqlite3.connect(self.path, check_same_thread=False, timeout=10.0)
             try:
                 conn.execute("PRAGMA journal_mode=WAL")

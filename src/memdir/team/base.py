@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from memdir.store.files import atomic_write, lock_directory
+from memdir.store.files import atomic_write, ensure_dir, lock_directory
 
 __all__ = ["BASE_FILE_NAME", "base_path", "load_base", "update_base"]
 
@@ -59,7 +59,7 @@ def update_base(team_dir: str, server: str, repo: str, changes: Mapping[str, str
     """Set (hash) or forget (None) the base of the given keys; returns the base after the update."""
     path = base_path(team_dir)
     directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
+    ensure_dir(directory)
     with lock_directory(directory):
         scopes = _read(path)
         current = scopes.setdefault(_scope(server, repo), {})

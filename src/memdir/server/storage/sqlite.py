@@ -8,6 +8,7 @@ replaces the latest state with nobody in between.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import weakref
@@ -22,13 +23,26 @@ __all__ = ["SqliteStorage"]
 _BUSY_TIMEOUT_SECONDS = 30.0
 
 
+def _private_parent(directory: Path) -> None:
+    """Create the database's folder (and missing parents) with mode 0700."""
+    missing = []
+    while not directory.exists():
+        missing.append(directory)
+        directory = directory.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+
+
 class SqliteStorage(SqlStorage):
     def __init__(self, path: Path) -> None:
         self.path = path
         self._local = threading.local()
         self._open: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
         self._open_lock = threading.Lock()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _private_parent(path.parent)
+        # Every team memory and every token hash: readable by its owner only, the -wal and -shm
+        # files SQLite makes beside it included (they take the database file's permissions).
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
         with closing(self._connect()) as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             for statement in SCHEMA:

@@ -452,3 +452,45 @@ def test_the_version_in_the_hook_input_decides_the_rendering_when_the_transcript
         "additionalContext"
     ]
     assert context.startswith("<system-reminder>\n")
+
+
+def test_the_prompt_hook_names_the_newer_memory_beside_a_stale_one_and_skips_expired_ones(tmp_path, project, env):
+    directory = open_memory_dir(resolve_config(project, env=env))
+    old = directory.save(
+        Memory(
+            name="Checkout latency",
+            description="Measured the checkout API p95 response time: 950 ms under load",
+            type=MemoryType.PROJECT,
+            body="Load test in March.",
+            extra={"modified": "2026-01-10T09:00:00.000Z"},
+        ),
+        index=False,
+    )
+    new = directory.save(
+        Memory(
+            name="Checkout latency after the cache",
+            description="After the cache the checkout API p95 response time is 140 ms",
+            type=MemoryType.PROJECT,
+            body="Redis in front of the catalogue.",
+            extra={"modified": "2026-03-02T09:00:00.000Z"},
+        ),
+        index=False,
+    )
+    directory.save(
+        Memory(
+            name="Checkout freeze",
+            description="No checkout API deploys during the load test week",
+            type=MemoryType.PROJECT,
+            body="Ask before deploying.",
+            extra={"expires": "2020-01-31"},
+        ),
+        index=False,
+    )
+    prompt = "What is the checkout API p95 response time under load?"
+    data = written_by(hook_input(tmp_path, project, prompt=prompt), "2.1.330")
+    context = run_hook("user-prompt-submit", data, environment=read_environment(env)).output["hookSpecificOutput"][
+        "additionalContext"
+    ]
+    assert context.index(f"Memory: {new.path}:") < context.index(f"Memory: {old.path}:")
+    assert f"A newer memory on the same subject: {new.path}\nMemory: {old.path}:" in context
+    assert "No checkout API deploys" not in context

@@ -36,17 +36,16 @@ import stat
 import time
 import zlib
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
-from memdir.errors import MemdirError
 from memdir.store.files import FILE_MODE, MAX_MEMORY_FILE_BYTES, ensure_dir
+from memdir.store.history_records import CHANGES, HistoryError, Run, Version, history_path, iso_time
 from memdir.store.provenance import EXTERNAL, current
 
 __all__ = ["CHANGES", "History", "HistoryError", "Run", "Version", "history_path", "iso_time"]
 
 log = logging.getLogger("memdir.history")
 
-CHANGES = ("create", "edit", "delete", "rename")
 SCHEMA_VERSION = "1"
 # A delta against the previous full version is kept only when it is this much smaller than the
 # content compressed alone; otherwise the version is stored whole and becomes the next base.
@@ -102,75 +101,7 @@ CREATE TABLE IF NOT EXISTS proposals(
 """
 
 
-class HistoryError(MemdirError):
-    """The history cannot do what was asked (no such version, a version with no content)."""
-
-
-class Version(NamedTuple):
-    """One recorded change of one file."""
-
-    id: int
-    file: str
-    version: int
-    at: float
-    by: str
-    run: str
-    change: str
-    hash: str | None  # None: the file was gone after this change
-    size: int
-    other: str | None = None  # a rename's other name (where it came from, or went)
-
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "file": self.file,
-            "version": self.version,
-            "at": iso_time(self.at),
-            "by": self.by,
-            "change": self.change,
-            "size": self.size,
-            "run": self.run,
-        }
-        if self.change == "rename" and self.other:
-            out["from" if self.hash is not None else "to"] = self.other
-        return out
-
-
-class Run(NamedTuple):
-    """One command or agent run that changed memory."""
-
-    id: str
-    by: str
-    label: str
-    started: float
-    changes: int
-    files: tuple[str, ...]
-    undone_by: str | None
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "run": self.id,
-            "by": self.by,
-            "label": self.label,
-            "at": iso_time(self.started),
-            "changes": self.changes,
-            "files": list(self.files),
-            "undoneBy": self.undone_by,
-        }
-
-
-def iso_time(seconds: float) -> str:
-    """UTC, to the second, ``Z``: ``2026-11-26T07:02:11Z``."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
-
-
 _VERSION_COLUMNS = "id, file, version, at, by, run, change, hash, size, other"
-
-
-def history_path(memory_dir: str, home: str) -> str:
-    """``<home>/memdir/history/<the directory as one name>-<hash>.sqlite3``, ``home`` the config home."""
-    from memdir.store.scan import cache_file_path
-
-    return cache_file_path(memory_dir, home, "history").removesuffix(".json") + ".sqlite3"
 
 
 def _digest(data: bytes) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from memdir.errors import MemdirError, SyncError
 from memdir.store.files import ensure_dir
+from memdir.store.provenance import acting_as, current
 from memdir.team.client import TeamClient
 from memdir.team.local import is_sync_ignored
 from memdir.team.scheduler import DEFAULT_DELAY, PushScheduler, is_permanent_failure
@@ -62,8 +63,11 @@ def watch_team_memory(
         report(f"initial pull failed, watching anyway: {exc.message}")
     ensure_dir(team_dir)
 
+    who = current()  # the scheduler's thread does not inherit it: each sync is a run of its own
+
     def push_once() -> object:
-        return sync(client, state, team_dir)
+        with acting_as(who.by, label="team watch"):
+            return sync(client, state, team_dir)
 
     scheduler = PushScheduler(push_once, delay=delay, on_done=on_push)
     ready = False
@@ -86,6 +90,7 @@ def watch_team_memory(
                 report(f"watching {team_dir} (push {delay:g}s after the last change)")
             if not changes:
                 continue
+            _record_outside_changes(team_dir)
             deleted = any(change == watchfiles.Change.deleted and not os.path.lexists(path) for change, path in changes)
             if deleted:
                 scheduler.notify_deletion()
@@ -103,7 +108,24 @@ def watch_team_memory(
     return state
 
 
+def _record_outside_changes(team_dir: str) -> None:
+    """A change the watcher sees that memdir did not make (an editor, Claude Code) goes into the
+    memory directory's history now, as ``external``, before a sync can replace it."""
+    import sqlite3
+
+    from memdir.store.files import observer_for
+
+    found = observer_for(os.path.dirname(team_dir.rstrip(os.sep)))
+    record = getattr(found, "sync", None)
+    if callable(record):
+        try:
+            record()
+        except (sqlite3.Error, OSError, MemdirError) as exc:  # a record, never a reason for the watch to stop
+            log.warning("memdir history could not record changes in %s: %s", team_dir, exc)
+
+
 def _describe_pull(result: PullResult) -> str:
+
     if result.not_modified:
         return "pull: nothing new on the server"
     skipped = f", {len(result.skipped)} skipped" if result.skipped else ""

@@ -228,11 +228,41 @@ def reads(tmp: Path, store: dict[str, Any], runs: int) -> dict[str, float]:
         "restore FILE --version 1": [*base, "restore", "project_topic_7.md", "--version", "1"],
         "undo --last --force": [*base, "undo", "--last", "--force"],
     }
-    out = {}
+    out: dict[str, Any] = {}
+    baseline = [*base, "path"]  # a command that reads no history: the same start-up and configuration
     for name, argv in commands.items():
         wall(argv, env)
-        out[name] = statistics.median(wall(argv, env) * 1000 for _ in range(runs))
+        times, ratios = [], []
+        for _ in range(runs):
+            other = wall(baseline, env)
+            took = wall(argv, env)
+            times.append(took * 1000)
+            ratios.append(took / other)
+        out[name] = {"ms": statistics.median(times), "ratio_to_memdir_path": statistics.median(ratios)}
+    out["in_process_ms"] = in_process(store)
     return out
+
+
+def in_process(store: dict[str, Any]) -> dict[str, float]:
+    """The same reads through the Python API, where no process start-up hides them."""
+    directory = open_dir(Path(store["root"]), Path(store["home"]), history=True)
+    history = directory.history
+
+    def timed(action: Any) -> float:
+        samples = []
+        for _ in range(7):
+            started = time.perf_counter()
+            action()
+            samples.append((time.perf_counter() - started) * 1000)
+        return statistics.median(samples)
+
+    return {
+        "versions(all)": timed(lambda: history.versions()),
+        "versions(file)": timed(lambda: history.versions("project_topic_7.md")),
+        "text(file, 1)": timed(lambda: history.text("project_topic_7.md", 1)),
+        "restore(file, 1)": timed(lambda: history.restore("project_topic_7.md", 1)),
+        "runs(limit=50)": timed(lambda: history.runs(limit=50)),
+    }
 
 
 def hook(tmp: Path, store: dict[str, Any], runs: int) -> dict[str, float]:
@@ -265,6 +295,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--changes", type=int, default=10_000)
+    parser.add_argument("--skip", default="", help="steps to leave out, comma-separated (e.g. size_random)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-history-") as name:
         tmp = Path(name)
@@ -279,6 +310,9 @@ def main() -> None:
             "size_random": lambda: size_after(tmp, random_text=True, changes=args.changes),
         }
         for key, step in steps.items():
+            if key in args.skip.split(","):
+                result[key] = None
+                continue
             result[key] = step()
             print(key, json.dumps(result[key]), flush=True)  # as it goes: a long run shows progress
     s, p, g = result["save_in_process"], result["save_process"], result["git_per_save"]
@@ -294,20 +328,29 @@ def main() -> None:
         print(f"| {label} | {with_ms:.2f} ms | {without_ms:.2f} ms | {ratio:.2f}× |")
     for key, label in (("size_edits", "one line edited per save"), ("size_random", "a new random text per save")):
         z = result[key]
+        if z is None:
+            continue
         print(
             f"\nhistory after {z['changes']:,} changes ({label}; memories of {z['memory_bytes']:.0f} B, "
             f"{z['versions']:,} versions with MEMORY.md): {z['bytes'] / 1e6:.1f} MB, "
             f"{z['bytes_per_change']:.0f} B per change ({z['seconds']:.0f} s to make)"
         )
-    print("\n| at 10,000+ versions, whole process | median |\n|---|---|")
-    for name, ms in result["reads_at_10000"].items():
-        print(f"| `memdir {name}` | {ms:.0f} ms |")
+    print("\n| at 10,000+ versions, whole process | median | ratio to `memdir path` |\n|---|---|---|")
+    reads_result = dict(result["reads_at_10000"])
+    api = reads_result.pop("in_process_ms")
+    for name, figures in reads_result.items():
+        print(f"| `memdir {name}` | {figures['ms']:.0f} ms | {figures['ratio_to_memdir_path']:.2f}× |")
+    print("\n| at 10,000+ versions, Python API | median |\n|---|---|")
+    for name, ms in api.items():
+        print(f"| `history.{name}` | {ms:.1f} ms |")
     h = result["hook"]
     print(
         f"\nUserPromptSubmit hook with that history: {h['ms']:.0f} ms, {h['ratio_to_bare']:.1f}× a bare interpreter, "
         f"{h['ratio_to_history_off']:.2f}× the hook with memdir.history false"
     )
     for key in ("size_edits", "size_random"):
+        if result[key] is None:
+            continue
         result[key].pop("root", None)
         result[key].pop("home", None)
     RESULTS.mkdir(parents=True, exist_ok=True)

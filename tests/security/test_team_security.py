@@ -179,3 +179,17 @@ def test_a_refused_mcp_resource_read_is_one_log_line_without_a_traceback(
     failures = [r for r in caplog.records if "failed" in r.getMessage() or r.exc_info]
     assert len(failures) == 3
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in failures)
+
+
+def test_memdir_list_prints_a_hostile_description_escaped_and_show_into_a_pipe_keeps_the_bytes(tmp_path: Path) -> None:
+    memory = tmp_path / "mem"
+    memory.mkdir()
+    (memory / "project_x.md").write_text(
+        f'---\nname: "x\\x1b]52;c;cm0=\\x07"\ndescription: "d\\r\\x1b[2Kspoofed"\ntype: project\n---\n\nbody {OSC52}\n',
+        encoding="utf-8",
+    )
+    listed = CliRunner().invoke(cli, ["--memory-dir", str(memory), "list"], catch_exceptions=False)
+    assert listed.exit_code == 0, listed.output
+    assert "\x1b" not in listed.output and "\r" not in listed.output and "\\x1b" in listed.output
+    piped = CliRunner().invoke(cli, ["--memory-dir", str(memory), "show", "project_x.md"], catch_exceptions=False)
+    assert OSC52 in piped.stdout  # piped, show hands back the file's exact bytes

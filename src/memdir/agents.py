@@ -206,13 +206,16 @@ class AgentMemory:
         *,
         extra_guidelines: Sequence[str] = (),
         transcripts_dir: str | None = None,
+        create: bool = True,
     ) -> str:
         """The memory section appended to the agent's system prompt, its index inlined.
 
         ``extra_guidelines`` are the operator's (``MemoryConfig.extra_guidelines``) and any of the
-        caller's. Creates the directory, since the prompt tells the agent it already exists.
+        caller's. Creates the directory, since the prompt tells the agent it already exists; a
+        caller that only prints the prompt (``memdir agent prompt``) passes ``create=False``.
         """
-        ensure_dir(self.dir)
+        if create:
+            ensure_dir(self.dir)
         scope_note = render_template(f"agent_memory_scope_{self.scope.value}")
         config = PromptConfig(
             memory_dir=self.dir,

@@ -57,6 +57,17 @@ def test_tools_carry_read_only_and_destructive_hints(server):
     assert list(tools["remember"].input_schema["properties"])[:4] == ["type", "name", "description", "body"]
 
 
+def test_tool_schemas_say_which_arguments_are_required_and_which_types_exist(server):
+    async def body(client):
+        return {t.name: t.input_schema for t in (await client.list_tools()).tools}
+
+    schemas = run(server, body)
+    assert schemas["remember"]["required"] == ["type", "name", "description"]
+    assert schemas["remember"]["properties"]["type"]["enum"] == ["user", "feedback", "project", "reference"]
+    assert schemas["update"]["required"] == ["file"] and schemas["read"]["required"] == ["file"]
+    assert schemas["recall"]["required"] == ["query"] and "required" not in schemas["list"]
+
+
 def test_remember_reports_the_file_and_index_line_it_wrote(server, tmp_path):
     async def body(client):
         return await client.call_tool("remember", REMEMBER)

@@ -53,7 +53,9 @@ def agent_prompt(state: CliState, agent_type: str, scope: str) -> None:
     """Print the memory section appended to the agent's system prompt (its index inlined)."""
     if not state.config.enabled:
         raise click.ClickException(f"auto memory is disabled ({state.config.disabled_reason})")
-    prompt = _memory(state, agent_type, scope).prompt(extra_guidelines=state.config.extra_guidelines)
+    memory = _memory(state, agent_type, scope)
+    # A print command creates nothing: the agent that runs with this prompt gets its folder then.
+    prompt = memory.prompt(extra_guidelines=state.config.extra_guidelines, create=False)
     click.echo(prompt, nl=False)
 
 

@@ -16,6 +16,7 @@ from memdir.model.index import IndexEntry, upsert_entry
 from memdir.model.memory import Memory
 from memdir.store.files import FILE_MODE, lock_directory
 from memdir.store.links import LinkResolver, link_key
+from memdir.store.lookup import find_memory
 from memdir.store.merge import merge_memories, relink
 
 __all__ = ["edit", "merge", "mv"]
@@ -38,7 +39,7 @@ def edit(state: CliState, file: str) -> None:
     command refuses, and your text is kept in a file it names. The memory is never half-written.
     """
     directory = state.memory_dir
-    record = directory.read(file)
+    record = directory.read(find_memory(directory, file))
     text = record.text
     while True:
         edited = click.edit(text, extension=".md", require_save=True)
@@ -59,6 +60,10 @@ def edit(state: CliState, file: str) -> None:
         if current != record.text:
             rescue = _rescue(edited, record.file)
             fail(f"{record.file} changed on disk while you edited it; not saved (your text is kept in {rescue})")
+        if directory.stamp is not None:
+            # A hand edit is a write like any other: its modified: stamp moves, as a save's (and the
+            # web view's) does; the rest stays as typed.
+            edited = _restamp(edited, directory.stamp())
         directory.update_text(record.file, lambda _: edited)
         index_note = ""
         if directory.index_read_only is None and memory.name and memory.description:
@@ -67,6 +72,20 @@ def edit(state: CliState, file: str) -> None:
             if directory.rewrite_index(lambda current: upsert_entry(current, entry), index_path=index_path):
                 index_note = f"; {directory.relative(index_path)} updated"
     click.echo(f"saved {record.path}{index_note}")
+
+
+def _restamp(text: str, when: str) -> str:
+    """``text`` with the value of its frontmatter's ``modified:`` line (top level or in
+    ``metadata:``) set to ``when``; a text without one is returned as typed."""
+    import re
+
+    if not text.startswith("---"):
+        return text
+    end = text.find("\n---", 3)
+    if end < 0:
+        return text
+    head = re.sub(r"(?m)^(\s*modified:)[^\n]*$", lambda m: f"{m.group(1)} {when}", text[:end], count=1)
+    return head + text[end:]
 
 
 def _rescue(text: str, file: str) -> str:
@@ -93,6 +112,7 @@ def mv(state: CliState, old: str, new: str) -> None:
     """Rename or move a memory, repoint its MEMORY.md line and the [[links]] that reached it by its
     file name (never over an existing file)."""
     directory = state.memory_dir
+    old = find_memory(directory, old)
     before = directory.relative(directory.resolve(old))
     by_stem = LinkResolver(directory.list()).by_stem_only(before)
     result = directory.rename(old, new)

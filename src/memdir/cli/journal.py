@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import is_terminal, progress
 from memdir.journal.daily_log import append_log
 from memdir.journal.dream import DreamReport
@@ -77,6 +77,12 @@ def dream(
     (memdir.dreamMinHours, memdir.dreamMinSessions). Progress goes to stderr.
     """
     session = state.session(model_spec=model_spec)
+    if not dry_run and session.model_spec is None:
+        fail(
+            "a dream needs a model and no model is configured: pass --model PROVIDER:MODEL, set "
+            'MEMDIR_MODEL, or put "model" in the "memdir" object of your settings (see docs/models.md); '
+            "--dry-run shows whether a dream is due without one"
+        )
     with progress("dreaming (model turns)", minimum=1) as advance:
         bar = is_terminal(sys.stderr)
 

@@ -127,7 +127,8 @@ class MemdirGroup(click.Group):
         except click.UsageError as exc:
             words = exc.ctx.command_path.split()[1:] if exc.ctx is not None else []
             where = " ".join(["memdir", *words])
-            fail(f"{exc.format_message().rstrip('.')} (see '{where} --help')", code=EXIT_USAGE)
+            message = exc.format_message().rstrip(".") + _did_you_mean(exc)
+            fail(f"{message} (see '{where} --help')", code=EXIT_USAGE)
         except click.ClickException as exc:
             fail(exc.format_message(), code=exc.exit_code)
         except click.Abort:
@@ -140,6 +141,24 @@ class MemdirGroup(click.Group):
 
 
 _GLOBAL_OPTIONS = ("--project", "--memory-dir")
+
+
+def _did_you_mean(exc: click.UsageError) -> str:
+    """``; did you mean 'list'?`` for an unknown command or a value outside a choice, else ""."""
+    import re
+
+    from memdir.store.lookup import suggest
+
+    message = exc.format_message()
+    if "did you mean" in message.casefold():
+        return ""
+    command = re.match(r"No such command '(?P<given>[^']*)'", message)
+    if command is not None and exc.ctx is not None and isinstance(exc.ctx.command, click.Group):
+        return suggest(command.group("given"), exc.ctx.command.list_commands(exc.ctx))
+    choice = re.search(r"'(?P<given>[^']*)' is not one of (?P<choices>'.*')", message)
+    if choice is not None:
+        return suggest(choice.group("given"), re.findall(r"'([^']*)'", choice.group("choices")))
+    return ""
 
 
 def _command_label(args: Sequence[str]) -> str:

@@ -10,12 +10,13 @@ import click
 from memdir.cli.listing import all_headers, complete_memory_file, filter_headers, one_line, parse_since
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import is_terminal, print_table, show_text
-from memdir.errors import MemoryExists
+from memdir.errors import MemoryExists, MemoryNotFound
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
 from memdir.model.timefields import is_expired
 from memdir.recall.manifest import iso_mtime
 from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_age
+from memdir.store.lookup import find_memory
 
 __all__ = ["add", "list_memories", "rm", "show"]
 
@@ -24,7 +25,7 @@ __all__ = ["add", "list_memories", "rm", "show"]
     epilog="""\b
 Examples:
   memdir add --type user --name "Role" --description "Leads the payments team; prefers short reviews"
-  echo "Never mock the DB.\\n**Why:** a mock hid a broken migration." | \\
+  printf 'Never mock the DB.\\n**Why:** a mock hid a broken migration.\\n' | \\
     memdir add --type feedback --name "Real DB in tests" --description "Integration tests hit a real DB" --body -
   memdir add --type project --name "Checkout latency" --description "Checkout p95 is 140 ms" \\
     --update project_checkout_latency.md
@@ -41,6 +42,7 @@ Examples:
 @click.option("--description", required=True, help="One specific line; recall matches against it.")
 @click.option("--body", default="", help="The memory text; '-' reads it from standard input.")
 @click.option("--file", "file_", default=None, help="File name (default: <type>_<slug>.md).")
+@click.option("--team", is_flag=True, help="Save it in team/, shared with the team by 'memdir team sync'.")
 @click.option(
     "--force",
     is_flag=True,
@@ -64,6 +66,7 @@ def add(
     file_: str | None,
     force: bool,
     update_file: str | None,
+    team: bool,
 ) -> None:
     """Save a memory and add (or replace) its line in MEMORY.md.
 
@@ -74,6 +77,12 @@ def add(
     """
     text = sys.stdin.read() if body == "-" else body
     memory = Memory(name=name, description=description, type=MemoryType(type_), body=text.strip("\n"))
+    warn_long_description(description)
+    if team:
+        from memdir.store.names import default_filename
+
+        file_ = file_ or default_filename(memory.type, name)
+        file_ = file_ if file_.startswith("team/") else f"team/{file_}"
     if update_file is not None:
         if file_ is not None:
             fail("--update names the file already; leave out --file")
@@ -100,6 +109,20 @@ def add(
     verb = "created" if result.created else "replaced"
     index_note = f"; {result.index_file} updated" if result.index_changed else ""
     click.echo(f"{verb} {result.path}{index_note}")
+
+
+def warn_long_description(description: str) -> None:
+    """Say so when a description is longer than ``doctor`` accepts: the memory is saved, but recall
+    and the index show a description, not a paragraph."""
+    from memdir.model.memory import DESCRIPTION_SOFT_LIMIT
+    from memdir.model.text import utf16_len
+
+    if utf16_len(description) > DESCRIPTION_SOFT_LIMIT:
+        click.echo(
+            f"memdir: the description is {utf16_len(description)} characters, over the {DESCRIPTION_SOFT_LIMIT} "
+            "doctor accepts (long-description); keep it to one specific line and put detail in --body",
+            err=True,
+        )
 
 
 def _update(state: CliState, file: str, memory: Memory) -> None:
@@ -193,7 +216,7 @@ def list_memories(
         for h in headers
     ]
     print_table(
-        f"{len(rows)} memories in {state.memory_dir.root}",
+        f"{len(rows)} {'memory' if len(rows) == 1 else 'memories'} in {state.memory_dir.root}",
         ("type", "file", "age", "description"),
         rows,
         lambda row: f"{f'[{row[0]}] ' if row[0] else ''}{row[1]}: {row[3] or '(no description)'}",
@@ -221,6 +244,7 @@ def show(state: CliState, file: str, number: int | None, as_json: bool) -> None:
 
         text = view_of(state).text(file, number)
     else:
+        file = find_memory(directory, file)
         text = directory.read_text(file)
     if as_json:
         rel = directory.relative(directory.resolve(file))
@@ -238,6 +262,12 @@ def show(state: CliState, file: str, number: int | None, as_json: bool) -> None:
 @pass_state
 def rm(state: CliState, file: str) -> None:
     """Delete a memory file and its line in MEMORY.md."""
+    try:
+        file = find_memory(state.memory_dir, file)
+    except MemoryNotFound:
+        if not file.endswith(".md"):
+            raise
+        # no such file: delete still removes an index line left pointing at it (or says neither exists)
     result = state.memory_dir.delete(file)
     parts = []
     if result.deleted:

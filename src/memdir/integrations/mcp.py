@@ -134,6 +134,14 @@ class MemdirMCPServer(MCPServer):
         with acting_as(f"mcp:{_client_name(context)}", label=f"mcp {name}"):
             return await super().call_tool(name, arguments, context)
 
+    async def list_tools(self) -> list[Any]:
+        """The tools, their schemas saying what a call needs: ``required`` arguments and the memory
+        types as an ``enum`` (a call that leaves one out, or sends an alias, is still answered)."""
+        tools = list(await super().list_tools())
+        for tool in tools:
+            tool.input_schema = _strict_schema(tool.name, tool.input_schema)
+        return tools
+
     async def list_resources(self) -> list[Resource]:
         listed: list[Resource] = list(await super().list_resources())
         for header in self.toolbox.memory_dir.list():
@@ -147,6 +155,31 @@ class MemdirMCPServer(MCPServer):
                 )
             )
         return listed
+
+
+_REQUIRED = {
+    "recall": ["query"],
+    "remember": ["type", "name", "description"],
+    "update": ["file"],
+    "forget": ["file"],
+    "read": ["file"],
+    "restore": ["file", "version"],
+}
+
+
+def _strict_schema(tool: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with the tool's required arguments and an enum of the memory types for ``type``."""
+    from memdir.model.memory import MEMORY_TYPES
+
+    properties = dict(schema.get("properties", {}))
+    if "type" in properties:
+        described = properties["type"].get("description", "user, feedback, project or reference.")
+        properties["type"] = {"type": "string", "enum": [t.value for t in MEMORY_TYPES], "description": described}
+    required = [name for name in _REQUIRED.get(tool, []) if name in properties]
+    strict = {**schema, "properties": properties}
+    if required:
+        strict["required"] = required
+    return strict
 
 
 def _client_name(context: Any) -> str:

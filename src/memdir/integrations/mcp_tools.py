@@ -140,21 +140,12 @@ class MemoryToolbox:
     # -- finding files -------------------------------------------------------------------
     def find(self, file: str) -> str:
         """The relative file a model meant: the name as given, with ``.md`` added, or a memory's title."""
-        given = file.strip()
-        if given.startswith(self.memory_dir.path):
-            given = given[len(self.memory_dir.path) :]
-        candidates = [given] if given.endswith(".md") else [given, given + ".md"]
-        for candidate in candidates:
-            if candidate.endswith(".md") and self.memory_dir.exists(candidate):
-                return self.memory_dir.relative(self.memory_dir.resolve(candidate))
-        lowered = given.lower()
-        for header in self.memory_dir.list():
-            if header.name is not None and header.name.strip().lower() == lowered:
-                return header.filename
-        raise MemoryNotFound(
-            f"no memory {file!r} in {self.memory_dir.root}; call list to see the file names",
-            path=file,
-        )
+        from memdir.store.lookup import find_memory
+
+        try:
+            return find_memory(self.memory_dir, file)
+        except MemoryNotFound as exc:
+            raise MemoryNotFound(exc.message + "; call list to see the file names", path=file) from None
 
     # -- read-only tools -----------------------------------------------------------------
     def recall(self, query: str, *, limit: int = 5) -> Outcome:

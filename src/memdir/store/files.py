@@ -276,6 +276,7 @@ class WriteObserver(Protocol):
 # registering costs a read-only process nothing); and the observers opened so far.
 _observers: dict[str, Callable[[], WriteObserver | None]] = {}
 _opened: dict[str, WriteObserver | None] = {}
+_MAX_OPEN = 16
 
 
 def observe_writes(root: str, opener: Callable[[], WriteObserver | None] | None) -> None:
@@ -312,6 +313,11 @@ def _watched(target: str) -> tuple[WriteObserver, str] | None:
         if any(part.startswith(".") for part in rel.split("/")):
             return None
         if prefix not in _opened:
+            while len(_opened) >= _MAX_OPEN:  # a process touching many directories keeps few open
+                closing = _opened.pop(next(iter(_opened)))
+                close = getattr(closing, "close", None)
+                if callable(close):
+                    close()
             _opened[prefix] = opener()
         observer = _opened[prefix]
         return None if observer is None else (observer, rel)

@@ -242,7 +242,7 @@ class MemoryFileTools:
         near = near_memories(self.memory_dir.list(), memory.name, memory.description, memory.body)
         if near:
             self._near_refused.add(key)
-            shown = ", ".join(n.header.path for n in near)
+            shown = neutralise(", ".join(n.header.path for n in near))
             verb = "says" if len(near) == 1 else "say"
             raise _Refused(render_template("near_duplicate_write", near=shown, verb=verb))
 

@@ -92,9 +92,9 @@ def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dic
 
 
 def _near_refusal(near: list[Near]) -> Outcome:
-    first = near[0].header.filename
+    first = neutralise(near[0].header.filename)
     message = (
-        f"not saved: {', '.join(n.header.filename for n in near)} already says nearly the same. "
+        f"not saved: {', '.join(neutralise(n.header.filename) for n in near)} already says nearly the same. "
         f"Call update with file {first!r} to change it (the current fact replaces the stale one), "
         "or call remember again with force: true if this really is a different memory."
     )

@@ -199,7 +199,7 @@ class MemoryCommands:
         near = near_memories(self.memory_dir.list(), memory.name, memory.description, memory.body)
         if not near:
             return ""
-        shown = ", ".join(f"{MEMORIES_ROOT}/{n.header.filename}" for n in near)
+        shown = neutralise(", ".join(f"{MEMORIES_ROOT}/{n.header.filename}" for n in near))
         return (
             f"\nNote: {shown} already says nearly the same. Keep one memory per fact: move what is new "
             f"into the existing file and delete {MEMORIES_ROOT}/{rel}."

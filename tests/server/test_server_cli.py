@@ -140,3 +140,16 @@ def test_rm_deletes_a_key_through_the_server(make_client: Callable[..., httpx.Cl
     state = storage.get_repo(REPO)
     assert state is not None
     assert state.entries == {"keep.md": "y"}
+
+
+def test_serve_prints_its_database_its_dashboard_and_how_to_make_the_first_token(tmp_path: Path) -> None:
+    from team_servers import ServerProcess
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'team.db'}")
+    try:
+        said = "".join(server.lines)
+    finally:
+        server.stop()
+    assert f"database:  sqlite:///{tmp_path / 'team.db'}" in said
+    assert "dashboard: /dashboard/" in said
+    assert "no token yet: create one with  memdir team token create --repo 'OWNER/*' --admin" in said

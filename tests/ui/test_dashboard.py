@@ -164,3 +164,22 @@ def test_the_history_says_who_changed_which_file_when(server: TestClient, storag
     assert history.index("bob") < history.index("alice")  # newest first
     tokens = server.get("/dashboard/tokens").text
     assert "alice" in tokens and "bob" in tokens
+
+
+def test_an_admin_scoped_to_an_owner_sees_that_owners_repositories_and_no_others(
+    server: TestClient, storage: Storage
+) -> None:
+    writer = storage.create_token(["*"])
+    for repo in ("acme/widgets", "acme/docs", "other/secret"):
+        assert push(server, writer, repo, {"a.md": "a\n"}) == 200
+    admin = storage.create_token(["acme/*"], admin=True)
+    sign_in(server, admin)
+    page = server.get("/dashboard/").text
+    assert "acme/widgets" in page and "acme/docs" in page and "other/secret" not in page
+    assert 'href="/dashboard/tokens"' in page
+
+
+def test_a_token_that_cannot_list_tokens_is_shown_no_tokens_link(server: TestClient, storage: Storage) -> None:
+    sign_in(server, storage.create_token(["acme/widgets"]))
+    page = server.get("/dashboard/").text
+    assert "acme/widgets" in page and 'href="/dashboard/tokens"' not in page

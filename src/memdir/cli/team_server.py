@@ -87,9 +87,27 @@ def serve(
     from memdir.server.storage.base import Retention
 
     retention = Retention(keep_versions, keep_days) if keep_versions or keep_days else None
+    url = database or _default_database()
     with _storage(database) as storage:
         app = create_app(storage, ServerConfig(max_entries=max_entries, retention=retention))
+        _announce(storage, url, host, port)
         uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+def _announce(storage: Storage, url: str, host: str, port: int) -> None:
+    """Where the data is, where the dashboard is, and how to make the first token."""
+    import re
+
+    from memdir.server.dashboard import DASHBOARD_PATH
+
+    shown = re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)  # never print a database password
+    where = "localhost" if host in ("127.0.0.1", "::1") else host
+    click.echo(f"database:  {shown}", err=True)
+    address = f"http://{where}:{port}{DASHBOARD_PATH}/" if port else f"{DASHBOARD_PATH}/ on the port below"
+    click.echo(f"dashboard: {address} (sign in with a token)", err=True)
+    if not storage.list_tokens():
+        db = "" if url == _default_database() else f" --db '{shown}'"
+        click.echo(f"no token yet: create one with  memdir team token create --repo 'OWNER/*' --admin{db}", err=True)
 
 
 @click.group(epilog="Example:\n\n\b\n  memdir team token create --repo acme/widgets")

@@ -108,6 +108,7 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
             "status": status,
             "path": request.url.path,
             "layout": "dash_base.html",
+            "admin": getattr(request.state, "admin", False),
         }
         return render_page(pages, name, {**base, **context}, status=status)
 
@@ -127,6 +128,7 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
         async def wrapped(request: Request) -> Response:
             try:
                 scope, token = await scope_of(request)
+                request.state.admin = scope.admin  # the nav shows only the links this token can use
                 return await handler(request, scope, token)
             except _Denied as exc:
                 if exc.status == 401:
@@ -145,7 +147,9 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
 
     async def home(request: Request, scope: TokenScope, token: str) -> Response:
         named = [pattern for pattern in scope.repos if "*" not in pattern]
-        seen = [repo for repo in refusals.repos() if scope.allows(repo) and repo not in named]
+        # A pattern (acme/*, *) covers repositories by name: the ones the server holds are listed.
+        held = await run_in_threadpool(storage.list_repos)
+        seen = sorted({repo for repo in [*held, *refusals.repos()] if scope.allows(repo) and repo not in named})
         return render(
             request, "dash_home.html", title="Team memory", scope=scope, repos=named + seen, me=token_id(token)
         )

@@ -189,6 +189,9 @@ class Storage(Protocol):
     def get_hashes(self, repo: str) -> RepoState | None:
         """The repo's metadata and entry checksums without bodies, or None when it has no entries."""
 
+    def list_repos(self) -> list[str]:
+        """Every repository the server holds (ever pushed to), sorted."""
+
     def put_entries(
         self,
         repo: str,

@@ -133,6 +133,11 @@ class SqlStorage(ABC):
     def get_hashes(self, repo: str) -> RepoState | None:
         return self._load(repo, with_entries=False)
 
+    def list_repos(self) -> list[str]:
+        with self._transaction(write=False) as cur:
+            cur.execute("SELECT repo FROM team_repos ORDER BY repo")
+            return [str(row[0]) for row in cur.fetchall()]
+
     def _load(self, repo: str, *, with_entries: bool) -> RepoState | None:
         with self._transaction(write=False) as cur:
             cur.execute("SELECT version, last_modified, checksum FROM team_repos WHERE repo = ?", (repo,))

@@ -29,6 +29,7 @@ table and written to bench/results/recall_scale.json. Run: ``python bench/recall
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -74,10 +75,12 @@ class Writer:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.words = vocabulary(self.rng)
-        self.weights = [1.0 / (rank + 1) ** 1.05 for rank in range(len(self.words))]
+        # Cumulative weights, computed once: given plain weights, ``choices`` sums all 12,000 of
+        # them again for every phrase, which made writing 100,000 memories take minutes.
+        self.cum_weights = list(itertools.accumulate(1.0 / (rank + 1) ** 1.05 for rank in range(len(self.words))))
 
     def phrase(self, n: int) -> str:
-        return " ".join(self.rng.choices(self.words, weights=self.weights, k=n))
+        return " ".join(self.rng.choices(self.words, cum_weights=self.cum_weights, k=n))
 
     def memory(self, i: int) -> tuple[str, str]:
         kind = TYPES[i % 4]
@@ -272,26 +275,127 @@ def hook_row(count: int, hook: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--big", action="store_true", help="also measure 100,000 memories (minutes)")
-    parser.add_argument("--sizes", default="", help="comma-separated sizes instead of the defaults")
-    parser.add_argument(
-        "--hybrid", action="store_true", help="also time the hybrid selector (encodes every memory once)"
-    )
-    parser.add_argument("--runs", type=int, default=7, help="timed hook processes per store size (median)")
-    parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=Path, default=RESULTS / "recall_scale.json")
-    args = parser.parse_args(argv)
-    if args.one:
-        with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
-            print(json.dumps(measure(args.one, Path(tmp), hybrid=args.hybrid, runs=args.runs)))
-        return 0
+def child(command: list[str], *, env: dict[str, str], stdin: str = "") -> dict[str, float]:
+    """One whole process: wall ms, CPU ms (user + system) and peak resident MB, from the kernel's
+    accounting of that child alone (``wait4``), so the peak is the hook's own, not the largest
+    of every process this benchmark started. A failure stops the benchmark."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(stdin.encode("utf-8"))
+    proc.stdin.close()
+    proc.stdout.read()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = (time.perf_counter() - started) * 1000
+    if proc.returncode != 0 or err.strip():
+        raise RuntimeError(f"{command[-2:]} failed ({proc.returncode}): {err.strip()[-500:]}")
+    cpu = (usage.ru_utime + usage.ru_stime) * 1000
+    return {"wall_ms": elapsed, "cpu_ms": cpu, "rss_mb": usage.ru_maxrss / 1024}
+
+
+def store_for(count: int, stores: Path) -> tuple[Path, list[str]]:
+    """The synthetic store of ``count`` memories, written once under ``stores`` and reused after."""
+    root = stores / f"mem-{count}"
+    done = stores / f"queries-{count}.json"
+    if not done.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        _, queries = build(root, count)
+        done.write_text(json.dumps(queries), encoding="utf-8")
+    return root, json.loads(done.read_text(encoding="utf-8"))
+
+
+def summary(samples: list[dict[str, float]], bare: list[dict[str, float]]) -> dict[str, Any]:
+    """Medians of one command's runs, and the median of its wall time over the paired bare start."""
+    return {
+        "runs": len(samples),
+        "wall_ms": statistics.median(s["wall_ms"] for s in samples),
+        "cpu_ms": statistics.median(s["cpu_ms"] for s in samples),
+        "rss_mb": max(s["rss_mb"] for s in samples),
+        "ratio": statistics.median(s["wall_ms"] / b["wall_ms"] for s, b in zip(samples, bare, strict=True)),
+        "cpu_ratio": statistics.median(s["cpu_ms"] / max(b["cpu_ms"], 1.0) for s, b in zip(samples, bare, strict=True)),
+        "walls_ms": [round(s["wall_ms"]) for s in samples],
+    }
+
+
+def hook_scale(count: int, stores: Path, workdir: Path, *, runs: int, cold_runs: int) -> dict[str, Any]:
+    """The prompt hook as Claude Code runs it (a new process per prompt), recall over the whole store.
+
+    Cold: a config home that has never seen the store (no derived index), first prompt; then
+    ``memdir reindex`` runs (it waits for a build already under way), so every cold run starts
+    from nothing and the warm runs find the index built. Warm: later prompts, each a new session
+    with its own query. Every hook run is paired with a bare ``python -c pass`` run right after it.
+    """
+    root, queries = store_for(count, stores)
+    project = workdir / "project"
+    project.mkdir(exist_ok=True)
+    prefix = hook_command_prefix(["--project", str(project), "--memory-dir", str(root)])
+    bare_command = [sys.executable, "-c", "pass"]
+    settings = json.dumps({"memdir": {"scanCap": None}})
+    base_env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    out: dict[str, Any] = {"memories": count}
+    cold: list[dict[str, float]] = []
+    cold_bare: list[dict[str, float]] = []
+    build_s: list[float] = []
+    env: dict[str, str] = {}
+    for run in range(cold_runs):
+        home = workdir / f"home-{run}"
+        shutil.rmtree(home, ignore_errors=True)
+        home.mkdir()
+        (home / "settings.json").write_text(settings, encoding="utf-8")
+        env = {**base_env, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
+        event = {"session_id": f"cold-{run}", "cwd": str(project), "prompt": queries[run % len(queries)]}
+        cold.append(child([*prefix, "hook", "user-prompt-submit"], env=env, stdin=json.dumps(event)))
+        cold_bare.append(child(bare_command, env=base_env))
+        started = time.perf_counter()
+        child([*prefix, "reindex"], env=env)
+        build_s.append(time.perf_counter() - started)
+    out["cold"] = summary(cold, cold_bare)
+    out["reindex_after_cold_s"] = statistics.median(build_s)
+    warm: list[dict[str, float]] = []
+    warm_bare: list[dict[str, float]] = []
+    for run in range(runs + 1):
+        event = {"session_id": f"warm-{run}", "cwd": str(project), "prompt": queries[(run + 7) % len(queries)]}
+        measured = child([*prefix, "hook", "user-prompt-submit"], env=env, stdin=json.dumps(event))
+        bare = child(bare_command, env=base_env)
+        if run:  # the first one warms the page cache
+            warm.append(measured)
+            warm_bare.append(bare)
+    out["warm"] = summary(warm, warm_bare)
+    out["bare_ms"] = statistics.median(b["wall_ms"] for b in warm_bare)
+    return out
+
+
+HOOK_SCALE_HEADER = (
+    "| memories | warm hook: wall ms (× bare) | CPU ms | peak MB | cold hook, never indexed: wall ms (× bare) "
+    "| CPU ms | peak MB | `reindex` after the cold prompt s | bare start ms |\n|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def hook_scale_row(r: dict[str, Any]) -> str:
+    warm, cold = r["warm"], r["cold"]
+    cells = [
+        f"{r['memories']:,}",
+        f"{warm['wall_ms']:.0f} ({warm['ratio']:.1f}×)",
+        f"{warm['cpu_ms']:.0f}",
+        f"{warm['rss_mb']:.0f}",
+        f"{cold['wall_ms']:.0f} ({cold['ratio']:.1f}×)",
+        f"{cold['cpu_ms']:.0f}",
+        f"{cold['rss_mb']:.0f}",
+        f"{r['reindex_after_cold_s']:.1f}",
+        f"{r['bare_ms']:.0f}",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def in_process(args: argparse.Namespace) -> int:
+    """The older in-process figures (scan, index build, warm recall inside one interpreter)."""
     sizes = [int(s) for s in args.sizes.split(",") if s] or [200, 2_000, 20_000] + ([100_000] if args.big else [])
     results = []
     print(HEADER)
     for size in sizes:
-        command = [sys.executable, __file__, "--one", str(size), "--runs", str(args.runs)]
+        command = [sys.executable, __file__, "--in-process", "--one", str(size), "--runs", str(args.runs)]
         command += ["--hybrid"] if args.hybrid else []
         proc = subprocess.run(command, capture_output=True, text=True, check=True)
         result = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -302,13 +406,53 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             hybrid_ms = f"{r['recall_hybrid']['median_ms']:.1f} / {r['recall_hybrid']['p95_ms']:.1f}"
             print(f"| {r['memories']:,} | {r['embed_all_s']:.0f} | {hybrid_ms} |")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    out = args.out or RESULTS / "recall_scale_in_process.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
     payload = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "results": results}
-    args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(HOOK_HEADER)
     for r in results:
         print(hook_row(r["memories"], r["hook_process"]))
-    print(f"\nwrote {args.out}")
+    print(f"\nwrote {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="", help="comma-separated sizes (default 2000,20000,100000)")
+    parser.add_argument("--runs", type=int, default=7, help="timed warm hook processes per size (median)")
+    parser.add_argument("--cold-runs", type=int, default=3, help="timed first prompts on a never-indexed store")
+    parser.add_argument("--stores", type=Path, default=Path(tempfile.gettempdir()) / "memdir-scale-stores")
+    parser.add_argument("--label", default="current", help="a name for this run in the JSON (before, after)")
+    parser.add_argument("--in-process", action="store_true", help="the older in-process figures instead")
+    parser.add_argument("--big", action="store_true", help="with --in-process: also 100,000 memories")
+    parser.add_argument("--hybrid", action="store_true", help="with --in-process: also the hybrid selector")
+    parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.in_process:
+        if args.one:
+            with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
+                print(json.dumps(measure(args.one, Path(tmp), hybrid=args.hybrid, runs=args.runs)))
+            return 0
+        return in_process(args)
+    sizes = [int(s) for s in args.sizes.split(",") if s] or [2_000, 20_000, 100_000]
+    args.stores.mkdir(parents=True, exist_ok=True)
+    results = []
+    print(HOOK_SCALE_HEADER)
+    for size in sizes:
+        with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
+            result = hook_scale(size, args.stores, Path(tmp), runs=args.runs, cold_runs=args.cold_runs)
+        results.append(result)
+        print(hook_scale_row(result), flush=True)
+    out = args.out or RESULTS / "recall_scale.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    previous = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    if "results" in previous:  # the older single-run layout
+        previous = {}
+    previous[args.label] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "results": results}
+    out.write_text(json.dumps(previous, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {out}")
     return 0
 
 

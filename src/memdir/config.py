@@ -60,7 +60,7 @@ __all__ = [
 
 # memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
 SETTINGS_KEYS: Mapping[str, object] = {
-    "scanCap": MAX_MEMORY_FILES,  # memories recall and extraction consider; null = all
+    "scanCap": None,  # memories recall and extraction consider: null = all (in the derived index); 200 = Claude Code
     "skipIndex": False,  # true: no MEMORY.md in context, and the prompt drops the index step
     "searchPastContext": True,  # the "Searching past context" prompt section
     "teamMemory": None,  # true/false forces team memory; null: on when a team server is configured
@@ -363,8 +363,10 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
             guards += (read_only_store_guard(stores),)
     stamp = _now_iso if rules.stamps_modified else None
     index_check = None
-    # A lifted scan cap is a store too large for any index in context: recall finds its memories.
-    if rules.index_overflow is IndexOverflow.REFUSE and config.scan_cap is not None:
+    # A scan cap lifted on purpose is a store too large for any index in context: recall finds its
+    # memories. The default (no cap, recall over the whole store) keeps Claude Code's refusal.
+    lifted = config.scan_cap is None and config.settings.memdir("scanCap", MAX_MEMORY_FILES) is None
+    if rules.index_overflow is IndexOverflow.REFUSE and not lifted:
         index_check = partial(_index_overflow, skip_comments=rules.index_limits_skip_comments)
     if uses_derived_index(config):
         from memdir.store.index_db import IndexedMemoryDir
@@ -379,6 +381,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
             layout=rules.frontmatter,
             stamp=stamp,
             index_check=index_check,
+            scan_cache_file=cache_file_path(config.memory_dir, config.config_home, "headers"),
         )
     return MemoryDir(
         config.memory_dir,

@@ -88,9 +88,10 @@ class MemorySession:
     def index(self) -> MemoryIndex | None:
         """The derived index the memory directory reads through, when it does (one per database)."""
         # An IndexedMemoryDir exists only once its module is imported: a plain directory costs no import.
+        memory_dir = self.memory_dir  # opened first: opening an indexed store imports the module
         module = sys.modules.get("memdir.store.index_db")
-        if module is not None and isinstance(self.memory_dir, module.IndexedMemoryDir):
-            index: MemoryIndex = self.memory_dir.index
+        if module is not None and isinstance(memory_dir, module.IndexedMemoryDir):
+            index: MemoryIndex = memory_dir.index
             return index
         return None
 

@@ -25,13 +25,15 @@ def ranking(db, root, query):
 
 
 def stored(db):
+    """The analyses the stored postings were made from, by memory path."""
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT path, payload FROM analyses").fetchall()
+        root = conn.execute("SELECT value FROM meta WHERE key='root'").fetchone()[0]
+        rows = conn.execute("SELECT file, terms FROM lex_docs").fetchall()
     conn.close()
-    return dict(rows)
+    return {os.path.join(root, file): terms for file, terms in rows}
 
 
-def test_a_new_process_ranks_from_stored_analyses_exactly_as_the_first_did(tmp_path):
+def test_a_new_process_ranks_from_the_stored_postings_exactly_as_the_first_did(tmp_path):
     root = str(tmp_path / "mem")
     fill(root)
     db = tmp_path / "index.sqlite3"
@@ -72,8 +74,7 @@ def test_a_damaged_stored_analysis_is_replaced_not_trusted(tmp_path):
     db = tmp_path / "index.sqlite3"
     expected = ranking(db, root, "search review checklist")
     with sqlite3.connect(db) as conn:
-        conn.execute('UPDATE analyses SET payload = \'[1, "x y", "0", []]\'')
-        conn.execute("UPDATE analyses SET payload = 'not json' WHERE path LIKE '%search%'")
+        conn.execute("UPDATE lex_docs SET terms = 'not json' WHERE file LIKE '%search%'")
     conn.close()
     assert ranking(db, root, "search review checklist") == expected
 
@@ -96,7 +97,7 @@ def test_a_stored_analysis_decodes_to_the_same_terms_and_length(terms, length):
     assert _decode(_encode(doc), (1.5, 10)) == doc
 
 
-def test_reindex_stores_the_analyses_a_hook_would_otherwise_make(tmp_path, monkeypatch):
+def test_reindex_stores_the_postings_a_hook_would_otherwise_make(tmp_path, monkeypatch):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "home"))
     root = str(tmp_path / "mem")
     fill(root)
@@ -112,5 +113,12 @@ def test_analyses_are_stored_in_batches_as_they_are_made(tmp_path, monkeypatch):
     root = str(tmp_path / "mem")
     fill(root)
     db = tmp_path / "index.sqlite3"
-    assert ranking(db, root, "release review checklist")
-    assert len(stored(db)) == 80
+    index = MemoryIndex(root, str(db))
+    try:  # with a scan cap, recall ranks the capped headers in memory, from the stored analyses
+        capped = Recaller(IndexedMemoryDir(root, index=index, scan_cap=100), selector=LexicalSelector(cache=index))
+        assert capped.select("release review checklist", limit=5).files
+    finally:
+        index.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM analyses").fetchone()[0] == 80
+    conn.close()

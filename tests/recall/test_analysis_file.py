@@ -137,6 +137,8 @@ def test_the_prompt_hook_prints_the_same_bytes_with_and_without_stored_analyses(
     project = str(tmp_path / "repo")
     os.makedirs(project)
     env = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    os.makedirs(tmp_path / "claude")  # Claude Code's newest 200 by a plain scan: the path these files serve
+    (tmp_path / "claude" / "settings.json").write_text(json.dumps({"memdir": {"scanCap": 200}}))
     config = resolve_config(project, env=env)
     fill(open_memory_dir(config).root)
     cache = analysis_file_path(config.memory_dir, config.config_home)

@@ -61,7 +61,7 @@ def test_the_derived_index_is_the_selectors_cache_and_the_only_index_object(tmp_
 
 
 def test_caches_are_passed_in_not_discovered(tmp_path):
-    config = config_for(tmp_path, {"selector": "lexical"})
+    config = config_for(tmp_path, {"selector": "lexical", "derivedIndex": False})
     session = MemorySession(config)
     assert session.index is None
     cache = session.selector.index.cache

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, progress
 from memdir.config import open_index
-from memdir.recall.lexical import LexicalIndex
+from memdir.recall.stored_lexical import StoredPostings
+from memdir.store.files import ensure_dir
+
+if TYPE_CHECKING:
+    from memdir.store.index_db import MemoryIndex, RefreshStats
 
 __all__ = ["reindex"]
 
@@ -25,20 +32,35 @@ Examples:
 @click.option("--rebuild", is_flag=True, help="Drop the index (cached vectors included) and build it from scratch.")
 @click.option("--embed", is_flag=True, help="Also compute the embedding of every memory now (needs the embed extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--background",
+    is_flag=True,
+    hidden=True,
+    help="Quietly, and not at all when another reindex is running (what the prompt hook starts).",
+)
 @pass_state
-def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
+def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, background: bool) -> None:
     """Refresh the derived index of the memory directory (a cache: the Markdown files stay the truth).
 
     The index lives outside the memory directory, under <configHome>/memdir/index/, so Claude
-    Code and team sync never see it. Deleting it is always safe.
+    Code and team sync never see it. Deleting it is always safe. One reindex runs at a time: a
+    second one waits for the first (the one the prompt hook starts in the background gives way).
     """
+    from filelock import FileLock, Timeout
+
     with open_index(state.config) as index:
-        with progress("reading memories", minimum=PROGRESS_MINIMUM) as advance:
-            index.on_progress = advance
-            stats = index.rebuild() if rebuild else index.refresh()
-            index.on_progress = None
-        # The lexical analyses too, so that the first recall of a hook does not have to make them.
-        LexicalIndex(cache=index).sync(index.headers())
+        ensure_dir(os.path.dirname(index.path) or ".")
+        lock = FileLock(index.path + ".build.lock")
+        try:
+            lock.acquire(timeout=0 if background else -1)
+        except Timeout:
+            return  # a build is under way; it covers what this one would do
+        try:
+            stats, postings = _build(index, rebuild=rebuild, quiet=background)
+        finally:
+            lock.release()
+        if background:
+            return
         embedded = 0
         if embed:
             from memdir.recall.embedding import EmbeddingRanker
@@ -51,7 +73,7 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
                     ranker.similarities("warm up", headers[start : start + EMBED_SLICE])
                     advance(min(start + EMBED_SLICE, len(headers)), len(headers))
             embedded = len(headers)
-        memories = len(index.headers())
+        memories = postings.count
     if as_json:
         echo_json(
             {
@@ -73,3 +95,17 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool) -> None:
     )
     if embed:
         click.echo(f"embeddings cached for {embedded} memories")
+
+
+def _build(index: MemoryIndex, *, rebuild: bool, quiet: bool) -> tuple[RefreshStats, StoredPostings]:
+    """Read the changed memory files, then bring the stored lexical postings in step (with a bar
+    for each on a terminal), so that no prompt has to do either."""
+    minimum = 1 << 62 if quiet else PROGRESS_MINIMUM
+    with progress("reading memories", minimum=minimum) as advance:
+        index.on_progress = advance
+        stats = index.rebuild() if rebuild else index.refresh()
+        index.on_progress = None
+    postings = StoredPostings(index)
+    with progress("ranking index", minimum=minimum) as advance:
+        postings.sync(progress=advance)
+    return stats, postings

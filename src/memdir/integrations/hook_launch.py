@@ -129,6 +129,11 @@ def dream_argv(session_id: str | None, *, project: str, memory_dir: str | None =
     return [*memdir_argv(), *_globals(project, memory_dir), "dream", *session, "--json"]
 
 
+def reindex_argv(*, project: str, memory_dir: str | None = None) -> list[str]:
+    """The background build or refresh of the derived index, which the prompt hook never waits for."""
+    return [*memdir_argv(), *_globals(project, memory_dir), "reindex", "--background"]
+
+
 def log_path(name: str, config_home: str) -> str:
     return os.path.join(config_home, "memdir", "logs", f"{name}.log")
 

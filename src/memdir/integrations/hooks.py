@@ -147,26 +147,43 @@ def _session_start(hook: HookInput, config: MemoryConfig) -> HookResult:
     return HookResult(output=_context("session-start", context) if context else None, note=note)
 
 
-def _user_prompt_submit(hook: HookInput, config: MemoryConfig) -> HookResult:
+def _index_in_background(config: MemoryConfig, session: MemorySession, launcher: Launcher | None) -> str:
+    """Start ``memdir reindex --background`` when recall left index work for later (a first build,
+    a due full refresh, a large change to the stored postings); the prompt never waits for it."""
+    index = session.index
+    if index is None or not index.background_due:
+        return ""
+    from memdir.integrations.hook_launch import launcher_from_env, log_path, reindex_argv
+
+    launch = launcher or launcher_from_env(config.environment)
+    memory_dir = config.memory_dir if config.explicit_dir else None
+    launch(reindex_argv(project=config.project_root, memory_dir=memory_dir), log_path("reindex", config.config_home))
+    return "; started reindex"
+
+
+def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launcher | None = None) -> HookResult:
     if not hook.prompt:
         return HookResult(note="no prompt")
     path = _state_path(hook, config.config_home)
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
     session = MemorySession(config, selector_kind=_hook_selector_kind(config), model_timeout=HOOK_SELECTOR_TIMEOUT)
+    if session.index is not None:  # a build or a long refresh goes to the background, never into the prompt
+        session.index.defer_work = True
     if path is not None:
         session.state = load_recall_state(path)
     result = session.recall(hook.prompt)
+    started = _index_in_background(config, session, launcher)
     if result.skipped:
-        return HookResult(note=f"recall skipped: {result.skipped}")
+        return HookResult(note=f"recall skipped: {result.skipped}{started}")
     if not result.reminders:
-        return HookResult(note="no relevant memories")
+        return HookResult(note=f"no relevant memories{started}")
     if path is not None:
         save_recall_state(path, session.state)
     context = render_hook_context(result.memories, reminders=config.claude_code.rules.hook_context_reminders)
     return HookResult(
         output=_context("user-prompt-submit", context),
-        note=f"surfaced {', '.join(m.file for m in result.memories)}",
+        note=f"surfaced {', '.join(m.file for m in result.memories)}{started}",
     )
 
 
@@ -280,7 +297,7 @@ def run_hook(
     if event == "session-start":
         return _session_start(hook, config)
     if event == "user-prompt-submit":
-        return _user_prompt_submit(hook, config)
+        return _user_prompt_submit(hook, config, launcher)
     from memdir.integrations.hook_launch import launcher_from_env
 
     launch = launcher or launcher_from_env(config.environment)

@@ -8,14 +8,21 @@ within the 60 KB session budget until compaction resets it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.model.timefields import is_expired
 from memdir.recall.currency import newer_note, newer_on_subject
-from memdir.recall.selector import Selection, SelectionRequest, Selector
+from memdir.recall.selector import (
+    Selection,
+    SelectionRequest,
+    Selector,
+    StoreRequest,
+    StoreSelection,
+    StoreSelector,
+)
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import (
     MAX_SURFACED_FILES,
@@ -27,7 +34,19 @@ from memdir.recall.surfacing import (
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader, same_headers
 
-__all__ = ["RecallResult", "RecallState", "Recaller", "current_memories", "prefetch_skip_reason"]
+__all__ = [
+    "STORE_CATCH_UP_BUDGET",
+    "RecallResult",
+    "RecallState",
+    "Recaller",
+    "current_memories",
+    "prefetch_skip_reason",
+]
+
+# When the index's work is deferred (a prompt hook), how much catching up of the stored postings
+# recall does before it ranks, in memories analysed from nothing (about 0.1 s; a changed memory
+# counts eight); more is left to the background ``memdir reindex``.
+STORE_CATCH_UP_BUDGET = 300
 
 
 class RecallState:
@@ -118,6 +137,7 @@ class Recaller:
         self.limit = limit
         # One attribute, replaced whole, so a thread never pairs one pool with another's mapping.
         self._named: tuple[list[MemoryHeader], dict[str, MemoryHeader]] = ([], {})
+        self._store: Any = None  # the derived index the last recall ranked in, when it did
 
     def _names(self, pool: Sequence[MemoryHeader]) -> dict[str, MemoryHeader]:
         """The pool's headers by file name, rebuilt only when the pool changed.
@@ -141,8 +161,51 @@ class Recaller:
         headers: Sequence[MemoryHeader] | None = None,
     ) -> Selection:
         """Rank without reading: the selector's choice among the not-yet-surfaced candidates."""
+        return self._choose(query, recent_tools=recent_tools, state=state, limit=limit, headers=headers)[0]
+
+    def _from_store(
+        self, query: str, recent_tools: Sequence[str], surfaced: Mapping[str, object], limit: int
+    ) -> StoreSelection | None:
+        """The selection ranked inside the derived index over the whole store, when the store has
+        one and the selector can rank there; None otherwise (recall then ranks headers)."""
+        if not isinstance(self.selector, StoreSelector):
+            return None
+        store = self._store = self.memory_dir.ranked_store()
+        if store is None:
+            return None
+        deferred = bool(getattr(store, "defer_work", False))
+        request = StoreRequest(
+            query=query,
+            store=store,
+            exclude=frozenset(surfaced),
+            recent_tools=tuple(recent_tools),
+            limit=limit,
+            budget=STORE_CATCH_UP_BUDGET if deferred else None,
+            now_s=self.clock(),
+        )
+        answer = self.selector.select_store(request)
+        if answer is None and deferred:
+            store.background_due = True
+        return answer
+
+    def _choose(
+        self,
+        query: str,
+        *,
+        recent_tools: Sequence[str],
+        state: RecallState | None,
+        limit: int | None,
+        headers: Sequence[MemoryHeader] | None,
+    ) -> tuple[Selection, Mapping[str, MemoryHeader]]:
         surfaced = state.surfaced if state is not None else {}
-        pool = self.memory_dir.scan() if headers is None else headers
+        cap = limit or self.limit
+        if headers is None:
+            stored = self._from_store(query, recent_tools, surfaced, cap)
+            if stored is not None:
+                by_file = stored.headers
+                files = tuple(dict.fromkeys(name for name in stored.selection.files if name in by_file))
+                return stored.selection._replace(files=files), by_file
+        pool = self.memory_dir.recall_scan() if headers is None else headers
         if any(".conflict-" in header.filename for header in pool):
             # A conflict copy is the same memory a second time, waiting for a person to resolve it:
             # never a candidate of its own.
@@ -153,17 +216,27 @@ class Recaller:
         # it indexed last time, which it recognises without re-reading any header.
         candidates = [header for header in pool if header.path not in surfaced] if surfaced else pool
         candidates = current_memories(candidates, self.clock())
-        if not candidates:
-            return Selection(files=(), selector=self.selector.name)
-        request = SelectionRequest(
-            query=query, candidates=candidates, recent_tools=tuple(recent_tools), limit=limit or self.limit
-        )
-        selection = self.selector.select(request)
         by_name = self._names(pool)
+        if not candidates:
+            return Selection(files=(), selector=self.selector.name), by_name
+        request = SelectionRequest(query=query, candidates=candidates, recent_tools=tuple(recent_tools), limit=cap)
+        selection = self.selector.select(request)
         files = tuple(
             dict.fromkeys(name for name in selection.files if name in by_name and by_name[name].path not in surfaced)
         )
-        return Selection(files=files, selector=selection.selector, notes=selection.notes)
+        return Selection(files=files, selector=selection.selector, notes=selection.notes), by_name
+
+    def _earlier(self, state: RecallState | None, by_name: Mapping[str, MemoryHeader]) -> list[MemoryHeader]:
+        """The headers of the memories this conversation was shown before (for the newer-memory note):
+        from the headers at hand, and from the index for the ones a store ranking did not read."""
+        if state is None or not state.surfaced:
+            return []
+        known = {header.path: header for header in by_name.values() if header.path in state.surfaced}
+        missing = [memory.file for path, memory in state.surfaced.items() if path not in known]
+        store = self._store if missing else None
+        if store is not None:
+            known.update({h.path: h for h in store.headers_by_files(missing).values() if h.path in state.surfaced})
+        return list(known.values())
 
     def recall(
         self,
@@ -178,12 +251,10 @@ class Recaller:
         if reason is not None:
             return RecallResult(skipped=reason)
         cap = limit or self.limit
-        headers = self.memory_dir.scan()
-        selection = self.select(query, recent_tools=recent_tools, state=state, limit=cap, headers=headers)
-        by_name = self._names(headers)
+        selection, by_name = self._choose(query, recent_tools=recent_tools, state=state, limit=cap, headers=None)
         now_ms = self.clock() * 1000
         chosen = [by_name[name] for name in selection.files if name in by_name]
-        newer = _newer_beside(query, chosen, headers, state)
+        newer = _newer_beside(query, chosen, self._earlier(state, by_name), state)
         memories: list[SurfacedMemory] = []
         for header in chosen:
             if state is not None and header.path in state.read_files:

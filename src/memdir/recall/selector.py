@@ -9,14 +9,25 @@ holds only the protocol and the request and answer types, so a new selector depe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from memdir.model.memory_type import MemoryType
+from memdir.model.timefields import is_expired
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
+__all__ = [
+    "RankingSelector",
+    "Selection",
+    "SelectionRequest",
+    "Selector",
+    "StoreRequest",
+    "StoreSelection",
+    "StoreSelector",
+    "is_tool_manual",
+    "unexpired",
+]
 
 
 class SelectionRequest(NamedTuple):
@@ -41,6 +52,47 @@ class Selector(Protocol):
     name: str
 
     def select(self, request: SelectionRequest) -> Selection: ...
+
+
+class StoreRequest(NamedTuple):
+    """A selection over the whole store, ranked where it is kept (the derived index) rather than
+    over headers held in memory: the store, the paths to leave out (already surfaced), and
+    ``budget``, the most memories the ranking may analyse now to catch up (None: no bound)."""
+
+    query: str
+    store: Any  # memdir.store.index_db.MemoryIndex
+    exclude: frozenset[str] = frozenset()
+    recent_tools: Sequence[str] = ()
+    limit: int = MAX_SURFACED_FILES
+    budget: int | None = None
+    now_s: float | None = None  # the time expiry is judged at (None: now)
+
+
+def unexpired(ranked: Sequence[tuple[MemoryHeader, float]], now_s: float | None) -> list[tuple[MemoryHeader, float]]:
+    """A store ranking without the memories past their ``expires:`` date (local time): the index
+    ranks every memory, and recall never surfaces an expired one."""
+    if not any(header.expires for header, _ in ranked):
+        return list(ranked)
+    import time
+
+    today = time.strftime("%Y-%m-%d", time.localtime(now_s))
+    return [(header, score) for header, score in ranked if not is_expired(header.expires, today)]
+
+
+class StoreSelection(NamedTuple):
+    """A selection from the store, with the headers of the memories it read (by file name)."""
+
+    selection: Selection
+    headers: Mapping[str, MemoryHeader]
+
+
+@runtime_checkable
+class StoreSelector(Protocol):
+    """A selector that can rank the whole store inside the derived index, reading only the headers
+    of its best candidates. None: it cannot answer from the store now (its stored data is behind
+    by more than the budget), and the caller ranks headers instead."""
+
+    def select_store(self, request: StoreRequest) -> StoreSelection | None: ...
 
 
 @runtime_checkable

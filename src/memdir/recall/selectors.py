@@ -9,14 +9,37 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memdir.model.analysis import is_pair
 from memdir.recall.currency import admitted_newer_first, newer_first
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex, tokenize
-from memdir.recall.selector import RankingSelector, Selection, SelectionRequest, Selector, is_tool_manual
+from memdir.recall.selector import (
+    RankingSelector,
+    Selection,
+    SelectionRequest,
+    Selector,
+    StoreRequest,
+    StoreSelection,
+    is_tool_manual,
+    unexpired,
+)
 from memdir.store.scan import MemoryHeader
 
+if TYPE_CHECKING:
+    from memdir.recall.stored_lexical import StoredPostings
+
 __all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
+
+
+class _TermStats(Protocol):
+    """The counts the relevance floor reads: the in-memory index, or the stored postings."""
+
+    def __len__(self) -> int: ...
+
+    def idf(self, term: str) -> float: ...
+
+    def terms_of(self, path: str) -> Mapping[str, float]: ...
 
 
 class LexicalSelector:
@@ -52,6 +75,7 @@ class LexicalSelector:
         self.feedback_docs = feedback_docs
         self.feedback_terms = feedback_terms
         self.feedback_weight = feedback_weight
+        self._stored: StoredPostings | None = None
 
     def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
         top = sorted(scores, key=lambda path: -scores[path])[: self.feedback_docs]
@@ -98,23 +122,25 @@ class LexicalSelector:
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 
-    def coverage(self, query: str, header: MemoryHeader) -> float:
+    def coverage(self, query: str, header: MemoryHeader, stats: _TermStats | None = None) -> float:
         """The share of the query's information (idf mass) that a memory matches; a word the store
         has never seen counts as one held by a single memory, so a question about something absent
         covers little. An unseen pair of characters (Chinese, Japanese, Korean) counts half: most
-        are the seam between two words of the query ("写集" in "写集成测试")."""
+        are the seam between two words of the query ("写集" in "写集成测试"). ``stats``: where the
+        counts come from (the in-memory index by default, the stored postings for the whole store)."""
+        index: _TermStats = self.index if stats is None else stats
         asked = set(tokenize(query))
         if not asked:
             return 0.0
-        count = len(self.index)
+        count = len(index)
         rarest = math.log(1.0 + (count - 0.5) / 1.5)  # the idf of a word only one memory holds
-        terms = self.index.terms_of(header.path)
-        weights = {term: self.index.idf(term) or (rarest / 2 if is_pair(term) else rarest) for term in asked}
+        terms = index.terms_of(header.path)
+        weights = {term: index.idf(term) or (rarest / 2 if is_pair(term) else rarest) for term in asked}
         total = sum(weights.values())
         return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
 
     def admit(
-        self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None
+        self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None, stats: _TermStats | None = None
     ) -> list[tuple[MemoryHeader, float]]:
         """The part of a ranking above the relevance floor: a positive score, at least
         ``relative_floor`` of the best match's, and (given the query) at least ``min_coverage``
@@ -123,7 +149,46 @@ class LexicalSelector:
         kept = [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
         if query is None or not self.min_coverage:
             return kept
-        return [(header, score) for header, score in kept if self.coverage(query, header) >= self.min_coverage]
+        return [(h, score) for h, score in kept if self.coverage(query, h, stats) >= self.min_coverage]
+
+    # -- the whole store, ranked in the derived index ---------------------------------------------
+    def stored(self, store: Any) -> StoredPostings | None:
+        """The postings stored in ``store`` (a derived index) for this selector's ranking, or None
+        when they cannot stand for it (other field weights, BM25 parameters or query feedback)."""
+        if (self.index.field_weights, self.index.k1, self.index.b) != (dict(FIELD_WEIGHTS), 1.2, 0.75):
+            return None
+        if self.feedback_docs or not hasattr(store, "transact"):
+            return None
+        if self._stored is None or self._stored.host is not store:
+            from memdir.recall.stored_lexical import StoredPostings
+
+            self._stored = StoredPostings(store)
+        return self._stored
+
+    def rank_store(
+        self, query: str, store: Any, *, limit: int, exclude: frozenset[str] = frozenset(), budget: int | None = None
+    ) -> list[tuple[MemoryHeader, float]] | None:
+        """The best ``limit`` memories of the whole store by BM25, best first, as :meth:`scored` orders
+        them (the same scores when nothing is excluded), before the time-aware stage; None when the
+        stored postings are behind by more than ``budget`` or cannot stand for this ranking."""
+        stored = self.stored(store)
+        if stored is None or not stored.sync(budget=budget):
+            return None
+        return stored.best(stored.score(query), limit, exclude)
+
+    def select_store(self, request: StoreRequest) -> StoreSelection | None:
+        depth = max(50, 10 * request.limit)
+        ranked = self.rank_store(
+            request.query, request.store, limit=depth, exclude=request.exclude, budget=request.budget
+        )
+        if ranked is None:
+            return None
+        ranked = unexpired(ranked, request.now_s)
+        admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
+        chosen = admitted_newer_first(request.query, ranked, admitted)
+        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
+        selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
+        return StoreSelection(selection, {header.filename: header for header, _ in ranked})
 
     def select(self, request: SelectionRequest) -> Selection:
         depth = max(50, 10 * request.limit)

@@ -16,16 +16,17 @@ the next full refresh, at most ``refresh_interval`` seconds later (or at once wi
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import hashlib
+import json
 import os
 import re
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from memdir.containment import normalize_root
 from memdir.errors import MemoryFormatError
@@ -33,23 +34,37 @@ from memdir.model.analysis import spaced_pairs
 from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
 from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
+from memdir.store.index_catchup import CatchUp
 from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches
-from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header
+from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header, scan_memory_files
 
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "index_path"]
 
 # 2: headers read the type nested under metadata:; 3: Chinese, Japanese, Korean and Thai text is
 # indexed as pairs of characters (spaced_pairs); 4: headers keep whether the type came from
 # metadata: (nested_type), which releases before 2.1.330 do not read; 5: headers keep the
-# frontmatter's modified: time and expires: date.
-SCHEMA_VERSION = "5"
+# frontmatter's modified: time and expires: date; 6: each file's inode (a file replaced by a rename
+# gets a new one), an index on mtime for the newest memories, and the stored lexical postings.
+SCHEMA_VERSION = "6"
+# Up to this many memories a fresh process checks every file's stat (a few milliseconds); above
+# it, only the directories' mtimes and, in a changed directory, the names and inodes it lists.
+SMALL_STORE = 5000
+# A never-built index of at most this many memories is built inside the prompt (a tenth of a
+# second); a larger one in the background while recall answers from the newest memories.
+INLINE_BUILD = 300
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
 FTS_WEIGHTS = (2.5, 3.0, 1.0)
 _BODY_CHARS = 32 * 1024
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _T = TypeVar("_T")
+_STAMPS = "SELECT id, file, mtime_ns, size FROM memories"
+_HEADER_COLUMNS = "file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires"
+_BUMP_GENERATION = (
+    "INSERT INTO meta VALUES ('generation', '1') "
+    "ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,8 +81,10 @@ CREATE TABLE IF NOT EXISTS memories(
     expires TEXT,
     preview TEXT NOT NULL,
     body TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    ino INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS memories_newest ON memories(mtime_ns);
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
 CREATE TABLE IF NOT EXISTS analyses(
     path TEXT NOT NULL,
@@ -77,6 +94,22 @@ CREATE TABLE IF NOT EXISTS analyses(
     payload TEXT NOT NULL,
     PRIMARY KEY (path, version)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lex_docs(
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    length REAL NOT NULL,
+    terms TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS lex_postings(
+    term TEXT NOT NULL,
+    chunk INTEGER NOT NULL,
+    docs BLOB NOT NULL,
+    tfs BLOB NOT NULL,
+    PRIMARY KEY (term, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lex_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS vectors(
     hash TEXT NOT NULL,
     model TEXT NOT NULL,
@@ -93,9 +126,8 @@ def index_path(memory_dir: str, home: str) -> str:
     return os.path.join(home, "memdir", "index", f"{digest}.sqlite3")
 
 
-@dataclass(frozen=True)
-class RefreshStats:
-    """What one refresh did."""
+class RefreshStats(NamedTuple):
+    """What one refresh did (a NamedTuple: the prompt hook imports this module, never dataclasses)."""
 
     added: int = 0
     updated: int = 0
@@ -115,7 +147,7 @@ def _fts_query(text: str) -> str:
     return " OR ".join(f'"{word}"' for word in words)
 
 
-class MemoryIndex(RankerCaches):
+class MemoryIndex(CatchUp, RankerCaches):
     """The derived SQLite index of one memory directory; thread-safe, never authoritative."""
 
     def __init__(
@@ -134,6 +166,7 @@ class MemoryIndex(RankerCaches):
         self._conn: sqlite3.Connection | None = None
         self._headers: dict[str, MemoryHeader] | None = None
         self._stamps: dict[str, tuple[int, int, int]] = {}  # file -> (row id, mtime_ns, size)
+        self._stamps_loaded = False
         self._ordered: list[MemoryHeader] | None = None
         self._dir_mtimes: dict[str, int] = {}
         self._last_full: float | None = None
@@ -200,7 +233,7 @@ class MemoryIndex(RankerCaches):
             self.close()
             self._discard_files()
             self._headers = self._ordered = None
-            self._stamps = {}
+            self._stamps, self._stamps_loaded = {}, False
             raise
 
     def _run(self, step: Callable[[sqlite3.Connection], _T]) -> _T:
@@ -210,7 +243,7 @@ class MemoryIndex(RankerCaches):
                     return step(conn)
             except sqlite3.DatabaseError:
                 with self._recovering() as conn:
-                    if self._headers is None:
+                    if not self._stamps_loaded:
                         self._refresh(conn)
                     return step(conn)
 
@@ -226,115 +259,140 @@ class MemoryIndex(RankerCaches):
         body = text[match.end() :] if match else text
         return header, body[:_BODY_CHARS]
 
-    def _load_headers(self, conn: sqlite3.Connection) -> dict[str, MemoryHeader]:
-        headers: dict[str, MemoryHeader] = {}
-        self._stamps = {}
-        rows = conn.execute(
-            "SELECT id, file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires "
-            "FROM memories"
+    def _row_header(self, row: Sequence[Any]) -> MemoryHeader:
+        """A header from ``file, mtime_ns, size, name, description, type, nested_type, preview,
+        modified_ms, expires`` (the last two may be left off)."""
+        file, mtime_ns, size, name, description, kind, nested, preview = row[:8]
+        modified, expires = (row[8], row[9]) if len(row) > 8 else (None, None)
+        return MemoryHeader(
+            filename=file,
+            path=os.path.join(self.root, file),
+            mtime_ms=mtime_ns / 1e6,
+            size=size,
+            description=description,
+            type=parse_memory_type(kind),
+            name=name,
+            preview=preview,
+            nested_type=bool(nested),
+            modified_ms=modified,
+            expires=expires,
         )
-        for rowid, file, mtime_ns, size, name, description, kind, nested, preview, modified, expires in rows:
-            self._stamps[file] = (rowid, mtime_ns, size)
-            headers[file] = MemoryHeader(
-                filename=file,
-                path=os.path.join(self.root, file),
-                mtime_ms=mtime_ns / 1e6,
-                size=size,
-                description=description,
-                type=parse_memory_type(kind),
-                name=name,
-                preview=preview,
-                nested_type=bool(nested),
-                modified_ms=modified,
-                expires=expires,
-            )
-        return headers
 
-    def _refresh(self, conn: sqlite3.Connection) -> RefreshStats:
-        started = time.perf_counter()
-        if self._headers is None:
-            self._headers = self._load_headers(conn)
-        known = self._headers
+    def _load_stamps(self, conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
+        if self._stamps_loaded:
+            return self._stamps
+        self._stamps = {file: (rowid, m, z) for rowid, file, m, z in conn.execute(_STAMPS)}
+        self._stamps_loaded = True
+        return self._stamps
+
+    def _load_headers(self, conn: sqlite3.Connection) -> dict[str, MemoryHeader]:
+        rows = conn.execute(f"SELECT {_HEADER_COLUMNS} FROM memories")
+        return {row[0]: self._row_header(row) for row in rows}
+
+    def _write_file(self, conn: sqlite3.Connection, rel: str, st: os.stat_result) -> str:
+        """Store one changed file's row and full-text entry: 'added', 'updated' or 'skipped'."""
         stamps = self._stamps
-        added = updated = unchanged = skipped = 0
-        seen: set[str] = set()
-        dirs: dict[str, int] = {}
-        with contextlib.suppress(OSError):
-            dirs[""] = os.stat(self.root).st_mtime_ns
-        changes: list[tuple[str, os.stat_result]] = []
-        for rel, st in iter_memory_paths(self.root):
-            seen.add(rel)
-            parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
-            if parent not in dirs:
-                with contextlib.suppress(OSError):
-                    dirs[parent] = os.stat(os.path.join(self.root, parent)).st_mtime_ns
-            previous = stamps.get(rel)
-            if previous is not None and previous[1:] == (st.st_mtime_ns, st.st_size):
-                unchanged += 1
-            else:
-                changes.append((rel, st))
-        removed = [file for file in stamps if file not in seen]
+        read = self._read(rel, st)
+        if read is None:
+            if rel in stamps:
+                self._delete(conn, rel)
+            return "skipped"
+        header, body = read
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+        kind = header.type.value if header.type is not None else None
+        values = (
+            st.st_mtime_ns,
+            st.st_size,
+            header.name,
+            header.description,
+            kind,
+            int(header.nested_type),
+            header.modified_ms,
+            header.expires,
+            header.preview,
+            body,
+            digest,
+            st.st_ino,
+        )
+        outcome = "updated" if rel in stamps else "added"
+        if rel in stamps:
+            rowid = stamps[rel][0]
+            conn.execute(
+                "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
+                "modified_ms=?, expires=?, preview=?, body=?, hash=?, ino=? WHERE id=?",
+                (*values, rowid),
+            )
+            conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
+        else:
+            cursor = conn.execute(
+                "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, modified_ms, "
+                "expires, preview, body, hash, ino) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (rel, *values),
+            )
+            rowid = int(cursor.lastrowid or 0)
+        conn.execute(
+            "INSERT INTO memories_fts(rowid, name, description, body) VALUES (?, ?, ?, ?)",
+            (rowid, *map(spaced_pairs, (header.name or "", header.description or "", body))),
+        )
+        if self._headers is not None:
+            self._headers[rel] = header
+        stamps[rel] = (rowid, st.st_mtime_ns, st.st_size)
+        return outcome
+
+    def _apply(
+        self, conn: sqlite3.Connection, changes: Sequence[tuple[str, os.stat_result]], removed: Sequence[str]
+    ) -> dict[str, int]:
+        """Write ``changes`` and delete ``removed`` in one transaction; counts by outcome."""
+        counts = {"added": 0, "updated": 0, "skipped": 0}
         with conn:
             for file in removed:
                 self._delete(conn, file)
             for done, (rel, st) in enumerate(changes, start=1):
                 if self.on_progress is not None:
                     self.on_progress(done, len(changes))
-                read = self._read(rel, st)
-                if read is None:
-                    skipped += 1
-                    if rel in stamps:
-                        self._delete(conn, rel)
-                    continue
-                header, body = read
-                digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
-                kind = header.type.value if header.type is not None else None
-                values = (
-                    st.st_mtime_ns,
-                    st.st_size,
-                    header.name,
-                    header.description,
-                    kind,
-                    int(header.nested_type),
-                    header.modified_ms,
-                    header.expires,
-                    header.preview,
-                    body,
-                    digest,
+                counts[self._write_file(conn, rel, st)] += 1
+            if changes or removed:
+                conn.execute(_BUMP_GENERATION)
+                self._ordered = None
+        return counts
+
+    def _refresh(self, conn: sqlite3.Connection) -> RefreshStats:
+        started = time.perf_counter()
+        stamps = self._load_stamps(conn)
+        unchanged = 0
+        seen: set[str] = set()
+        dirs: dict[str, int] = {}
+        changes: list[tuple[str, os.stat_result]] = []
+        for rel, st in iter_memory_paths(self.root, dirs=dirs):
+            seen.add(rel)
+            previous = stamps.get(rel)
+            if previous is not None and previous[1:] == (st.st_mtime_ns, st.st_size):
+                unchanged += 1
+            else:
+                changes.append((rel, st))
+        removed = [file for file in stamps if file not in seen]
+        counts = self._apply(conn, changes, removed)
+        # What a fresh process checks (see index_catchup); written only when it changed or when the
+        # time of this full refresh matters (a large store, whose processes skip the full refresh).
+        if changes or removed or dirs != self._dir_mtimes or len(stamps) > SMALL_STORE or self._last_full is None:
+            with conn:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    [
+                        ("dirs", json.dumps(dirs)),
+                        ("full_at", repr(time.time())),
+                        ("count", str(len(stamps))),
+                        ("complete", "1"),
+                    ],
                 )
-                if rel in stamps:
-                    updated += 1
-                    rowid = stamps[rel][0]
-                    conn.execute(
-                        "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
-                        "modified_ms=?, expires=?, preview=?, body=?, hash=? WHERE id=?",
-                        (*values, rowid),
-                    )
-                    conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
-                else:
-                    added += 1
-                    cursor = conn.execute(
-                        "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, modified_ms, "
-                        "expires, preview, body, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (rel, *values),
-                    )
-                    rowid = int(cursor.lastrowid or 0)
-                conn.execute(
-                    "INSERT INTO memories_fts(rowid, name, description, body) VALUES (?, ?, ?, ?)",
-                    (rowid, *map(spaced_pairs, (header.name or "", header.description or "", body))),
-                )
-                known[rel] = header
-                stamps[rel] = (rowid, st.st_mtime_ns, st.st_size)
-        if removed or changes:
-            self._ordered = None
         self._dir_mtimes = dirs
         self._last_full = self.clock()
         return RefreshStats(
-            added=added,
-            updated=updated,
+            added=counts["added"],
+            updated=counts["updated"],
             removed=len(removed),
             unchanged=unchanged,
-            skipped=skipped,
+            skipped=counts["skipped"],
             seconds=time.perf_counter() - started,
         )
 
@@ -352,7 +410,7 @@ class MemoryIndex(RankerCaches):
             return self._run(self._refresh)
 
     def _stale(self) -> bool:
-        if self._headers is None or self._last_full is None:
+        if not self._stamps_loaded or self._last_full is None:
             return True
         if self.clock() - self._last_full >= self.refresh_interval:
             return True
@@ -377,6 +435,7 @@ class MemoryIndex(RankerCaches):
             self.close()
             self._discard_files()
             self._headers = self._ordered = None
+            self._stamps, self._stamps_loaded = {}, False
             return self.refresh()
 
     # -- reading ---------------------------------------------------------------------------
@@ -385,7 +444,8 @@ class MemoryIndex(RankerCaches):
         with self._lock:
             self.ensure_fresh()
             if self._ordered is None:
-                assert self._headers is not None
+                if self._headers is None:
+                    self._headers = self._run(self._load_headers)
                 self._ordered = sorted(self._headers.values(), key=lambda h: (-h.mtime_ms, h.filename))
             return self._ordered
 
@@ -411,6 +471,27 @@ class MemoryIndex(RankerCaches):
         return [(str(file), float(score)) for file, score in rows]
 
 
+def _at_most(root: str, limit: int) -> bool:
+    """Whether the directory holds at most ``limit`` Markdown files, counted from listings alone
+    (no ``stat``) and stopping as soon as there are more."""
+    seen = 0
+    stack = [root]
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if entry.name.endswith(".md"):
+                    seen += 1
+                    if seen > limit:
+                        return False
+                elif entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+    return True
+
+
 class IndexedMemoryDir(MemoryDir):
     """A :class:`MemoryDir` whose scans come from the derived index: for stores of thousands of memories."""
 
@@ -426,6 +507,7 @@ class IndexedMemoryDir(MemoryDir):
         layout: FrontmatterLayout | None = None,
         stamp: Callable[[], str] | None = None,
         index_check: Callable[[str], str | None] | None = None,
+        scan_cache_file: str | None = None,
     ) -> None:
         super().__init__(
             root,
@@ -436,6 +518,7 @@ class IndexedMemoryDir(MemoryDir):
             layout=layout,
             stamp=stamp,
             index_check=index_check,
+            scan_cache_file=scan_cache_file,
         )
         self.index = index
 
@@ -445,3 +528,31 @@ class IndexedMemoryDir(MemoryDir):
 
     def list(self) -> list[MemoryHeader]:
         return list(self.index.headers())
+
+    def ranked_store(self) -> MemoryIndex | None:
+        """The index, when recall covers the whole store (no scan cap) and the index is built and
+        caught up (:meth:`MemoryIndex.catch_up`). An index never built is built here, unless its
+        work is deferred (``index.defer_work``, the prompt hook): then None, and recall answers from
+        :meth:`recall_scan` while a background process builds it."""
+        if self.scan_cap is not None:
+            return None
+        if self.index.catch_up():
+            return self.index
+        if self.index.defer_work and not _at_most(self.root, INLINE_BUILD):
+            self.index.background_due = True
+            return None
+        self.index.refresh()
+        return self.index
+
+    def recall_scan(self) -> builtins.list[MemoryHeader]:
+        """With an index not built yet and its work deferred, the newest memories by a plain scan
+        (what Claude Code considers), so a first prompt never waits for a build; else :meth:`scan`."""
+        if (
+            self.scan_cap is None
+            and self.index.defer_work
+            and not self.index.ready()
+            and not _at_most(self.root, INLINE_BUILD)
+        ):
+            self.index.background_due = True
+            return scan_memory_files(self.root, max_files=MAX_MEMORY_FILES, cache=self.scan_cache)
+        return self.scan()

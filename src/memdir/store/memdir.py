@@ -13,7 +13,7 @@ import functools
 import os
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
@@ -182,6 +182,15 @@ class MemoryDir:
     def list(self) -> list[MemoryHeader]:
         """Every memory, newest first, with no cap."""
         return scan_memory_files(self.root, max_files=None, cache=self.scan_cache)
+
+    def ranked_store(self) -> Any:
+        """The derived index to rank the whole store in, when recall covers it and it is built; a
+        plain directory has none (recall ranks :meth:`recall_scan`)."""
+        return None
+
+    def recall_scan(self) -> builtins.list[MemoryHeader]:
+        """The headers recall ranks when it cannot rank in an index: :meth:`scan`."""
+        return self.scan()
 
     def exists(self, file: str) -> bool:
         return os.path.isfile(self.resolve(file))

@@ -32,6 +32,7 @@ __all__ = [
     "MemoryHeader",
     "ScanCache",
     "cache_file_path",
+    "entry_stat",
     "iter_memory_paths",
     "read_header",
     "same_headers",
@@ -85,19 +86,26 @@ def same_headers(headers: Sequence[MemoryHeader], known: list[MemoryHeader]) -> 
     return (headers if isinstance(headers, list) else list(headers)) == known
 
 
-def iter_memory_paths(root: str) -> Iterator[tuple[str, os.stat_result]]:
+def iter_memory_paths(
+    root: str, *, dirs: dict[str, int] | None = None, start: str = ""
+) -> Iterator[tuple[str, os.stat_result]]:
     """Yield (relative path, stat) for every ``*.md`` file under ``root`` except ``MEMORY.md`` files
     and the daily logs (the top-level ``logs/`` folder).
 
     Symlinked directories are not followed (as Node's recursive readdir does not), and symlinked
     files are yielded only when their target stays inside ``root``, so a link cannot make recall
-    read outside the directory.
+    read outside the directory. ``dirs``, when given, receives the mtime of every directory
+    listed (taken before listing it, so a change during the walk shows next time): the derived
+    index compares them to notice an added, removed or replaced file without a ``stat`` per file.
+    ``start`` walks only that folder (relative to ``root``) and what is below it.
     """
     real_root = os.path.realpath(root)
-    stack = [""]
+    stack = [start]
     while stack:
         rel_dir = stack.pop()
         try:
+            if dirs is not None:
+                dirs[rel_dir] = os.stat(os.path.join(root, rel_dir)).st_mtime_ns
             entries = list(os.scandir(os.path.join(root, rel_dir)))
         except OSError:
             continue
@@ -108,17 +116,26 @@ def iter_memory_paths(root: str) -> Iterator[tuple[str, os.stat_result]]:
                     if rel != LOGS_DIRNAME:
                         stack.append(rel)
                     continue
-                if not entry.name.endswith(".md") or entry.name == ENTRYPOINT_NAME:
-                    continue
-                if entry.is_symlink():
-                    target = os.path.realpath(entry.path)
-                    if not target.startswith(real_root + os.sep) or not os.path.isfile(target):
-                        continue
-                    yield rel, os.stat(entry.path)
-                elif entry.is_file(follow_symlinks=False):
-                    yield rel, entry.stat(follow_symlinks=False)
+                st = entry_stat(entry, real_root)
             except OSError:
                 continue
+            if st is not None:
+                yield rel, st
+
+
+def entry_stat(entry: os.DirEntry[str], real_root: str) -> os.stat_result | None:
+    """The stat of a listed file that counts as a memory (``*.md``, not ``MEMORY.md``, a symlink
+    only when its target stays inside the directory), else None. Raises OSError like ``stat``."""
+    if not entry.name.endswith(".md") or entry.name == ENTRYPOINT_NAME:
+        return None
+    if entry.is_symlink():
+        target = os.path.realpath(entry.path)
+        if not target.startswith(real_root + os.sep) or not os.path.isfile(target):
+            return None
+        return os.stat(entry.path)
+    if entry.is_file(follow_symlinks=False):
+        return entry.stat(follow_symlinks=False)
+    return None
 
 
 def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> MemoryHeader:

@@ -1,0 +1,391 @@
+"""BM25F postings kept in the derived index, so a fresh process ranks the whole store from disk.
+
+The in-memory :class:`~memdir.recall.lexical.LexicalIndex` needs every memory's analysis in
+Python before its first ranking: a hook (a new process per prompt) paid seconds for that at
+20,000 memories. Here the same analysis (memdir's tokeniser, CJK pairs and stemming included,
+the same field weights) is inverted once into postings stored next to the memory rows:
+
+- ``lex_postings``: per term, the row ids of the memories holding it and the field-weighted term
+  frequency in each, as packed arrays, in chunks of :data:`CHUNK` ids (a change rewrites one
+  chunk, not a posting of 100,000 entries);
+- ``lex_lengths``: every memory's field-weighted length, packed by row id;
+- ``lex_docs``: each memory's analysis (what a change must take out of the postings, and what the
+  relevance floor's coverage reads), with the file, mtime and size it was made from;
+- ``meta``: the analysis version, the total length and count, and the index generation they match.
+
+A query reads the postings of its own terms and the lengths, scores with the same arithmetic in
+the same order as the in-memory index (so the scores are the same numbers), and reads the
+headers of the best few memories only. Keeping the postings in step is :meth:`StoredPostings.sync`:
+nothing to do while the index's generation is unchanged, otherwise the changed rows are
+re-analysed and their chunks rewritten; ``budget`` bounds that work for a caller that cannot
+wait (the prompt hook leaves a large change to ``memdir reindex`` in the background).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import sys
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from memdir.model.analysis import tokenize
+from memdir.recall.lexical import FIELD_WEIGHTS, _analyse, _decode, _encode, analysis_version
+from memdir.store.scan import MemoryHeader
+
+__all__ = ["CHUNK", "PostingsHost", "StoredPostings"]
+
+CHUNK = 4096
+_K1 = 1.2
+_B = 0.75
+_COMMON_MIN_DOCS = 100
+_CHANGE_COST = 8
+_STALE = (
+    "SELECT m.id, m.file, m.mtime_ns, m.size, m.name, m.description, m.type, m.nested_type, m.preview, d.terms "
+    "FROM memories m LEFT JOIN lex_docs d ON d.id = m.id "
+    "WHERE d.id IS NULL OR d.file != m.file OR d.mtime_ns != m.mtime_ns OR d.size != m.size ORDER BY m.id"
+)
+_GONE = "SELECT d.id, d.terms FROM lex_docs d LEFT JOIN memories m ON m.id = d.id WHERE m.id IS NULL"
+
+
+class PostingsHost(Protocol):
+    """What the postings need of the derived index (:class:`memdir.store.index_db.MemoryIndex`)."""
+
+    def transact(self, step: Callable[[sqlite3.Connection], Any]) -> Any: ...
+
+    def generation(self) -> int: ...
+
+    def headers_by_ids(self, ids: Sequence[int]) -> dict[int, MemoryHeader]: ...
+
+    def _row_header(self, row: Sequence[Any]) -> MemoryHeader: ...
+
+
+class _Edit:
+    """The changes to one term's postings: ids to drop and (id, tf) to add."""
+
+    __slots__ = ("add", "drop")
+
+    def __init__(self) -> None:
+        self.drop: set[int] = set()
+        self.add: dict[int, float] = {}
+
+
+class StoredPostings:
+    """BM25F over the postings stored in one derived index (default field weights, k1 1.2, b 0.75)."""
+
+    def __init__(self, host: PostingsHost, *, field_weights: Mapping[str, float] = FIELD_WEIGHTS) -> None:
+        self.host = host
+        self.field_weights = dict(field_weights)
+        self.version = f"{analysis_version(self.field_weights)};{sys.byteorder};{CHUNK}"
+        self.k1, self.b = _K1, _B
+        self.count = 0
+        self.total = 0.0
+        self._df: dict[str, int] = {}
+        self._ids: dict[str, int] = {}  # path -> row id of the memories ranked last
+        self._terms: dict[int, Mapping[str, float]] = {}
+        self._headers: dict[int, MemoryHeader] = {}
+
+    # -- keeping in step ---------------------------------------------------------------------
+    def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
+        rows = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'lex_%' OR key = 'generation'")
+        return {str(k): str(v) for k, v in rows}
+
+    def sync(self, *, budget: int | None = None, progress: Callable[[int, int], None] | None = None) -> bool:
+        """Bring the postings in step with the index's rows; False (nothing changed) when that would
+        cost more than ``budget`` memories built from nothing (a changed memory counts eight)."""
+        return bool(self.host.transact(lambda conn: self._sync(conn, budget, progress)))
+
+    def _sync(self, conn: sqlite3.Connection, budget: int | None, progress: Callable[[int, int], None] | None) -> bool:
+        meta = self._meta(conn)
+        generation = meta.get("generation", "0")
+        fresh = meta.get("lex_version") != self.version
+        if not fresh and meta.get("lex_generation") == generation:
+            self._load_totals(meta)
+            return True
+        if fresh:
+            self._clear(conn)
+            meta = {}
+        gone = conn.execute(_GONE).fetchall()
+        count, total = int(meta.get("lex_count", "0")), float(meta.get("lex_total", "0"))
+        if budget is not None:
+            waiting = int(conn.execute(f"SELECT COUNT(*) FROM ({_STALE})").fetchone()[0]) + len(gone)
+            if count or gone:
+                # A change costs about eight times a build from nothing per memory (each of its
+                # terms' chunks is read and rewritten); a small store is cheaper to build again.
+                if waiting * _CHANGE_COST > budget:
+                    rows = int(conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0])
+                    if rows > budget:
+                        return False
+                    self._clear(conn)
+                    count, total, gone = 0, 0.0, []
+            elif waiting > budget:
+                return False
+        if not count and not gone:
+            rows = int(conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0])
+            built, count, total = self._bulk(conn, conn.execute(_STALE), rows, progress)
+            self._finish(conn, built, [], generation, count, total)
+            return True
+        stale = conn.execute(_STALE).fetchall()
+        edits: dict[tuple[str, int], _Edit] = {}
+        lengths: dict[int, dict[int, float]] = {}
+        docs: list[tuple[int, str, int, int, float, str]] = []
+        for rowid, terms in gone:
+            old = _decode(str(terms), (0.0, 0), share=False)
+            if old is not None:
+                count, total = count - 1, total - old.length
+                self._edit(edits, rowid, old.terms, drop=True)
+            lengths.setdefault(rowid // CHUNK, {})[rowid] = 0.0
+        for done, row in enumerate(stale, start=1):
+            rowid = row[0]
+            if row[9] is not None:
+                old = _decode(str(row[9]), (0.0, 0), share=False)
+                if old is not None:
+                    count, total = count - 1, total - old.length
+                    self._edit(edits, rowid, old.terms, drop=True)
+            doc, docs_row = self._analysed(row)
+            count, total = count + 1, total + doc.length
+            self._edit(edits, rowid, doc.terms, drop=False)
+            lengths.setdefault(rowid // CHUNK, {})[rowid] = doc.length
+            docs.append(docs_row)
+            if progress is not None and (done % 500 == 0 or done == len(stale)):
+                progress(done, len(stale))
+        with conn:
+            self._write_postings(conn, edits)
+            self._write_lengths(conn, lengths)
+        self._finish(conn, docs, [rowid for rowid, _ in gone], generation, count, total)
+        return True
+
+    @staticmethod
+    def _clear(conn: sqlite3.Connection) -> None:
+        with conn:
+            conn.execute("DELETE FROM lex_docs")
+            conn.execute("DELETE FROM lex_postings")
+            conn.execute("DELETE FROM lex_lengths")
+
+    def _analysed(self, row: Sequence[Any]) -> tuple[Any, tuple[int, str, int, int, float, str]]:
+        """One stale memory row analysed: the analysis and its ``lex_docs`` row."""
+        rowid, file, mtime_ns, size = row[:4]
+        doc = _analyse(self.host._row_header((file, mtime_ns, size, *row[4:9])), self.field_weights)
+        return doc, (rowid, file, mtime_ns, size, doc.length, _encode(doc))
+
+    def _bulk(
+        self,
+        conn: sqlite3.Connection,
+        rows: Iterable[Sequence[Any]],
+        expected: int,
+        progress: Callable[[int, int], None] | None,
+    ) -> tuple[list[tuple[int, str, int, int, float, str]], int, float]:
+        """Postings built from nothing: rows come in id order, so each chunk's arrays are appended to."""
+        postings: dict[tuple[str, int], tuple[array[int], array[float]]] = {}
+        lengths: dict[int, array[float]] = {}
+        docs: list[tuple[int, str, int, int, float, str]] = []
+        total = 0.0
+        for done, row in enumerate(rows, start=1):
+            rowid = row[0]
+            chunk = rowid // CHUNK
+            doc, docs_row = self._analysed(row)
+            total += doc.length
+            docs.append(docs_row)
+            for term, tf in doc.terms.items():
+                entry = postings.get((term, chunk))
+                if entry is None:
+                    entry = postings[(term, chunk)] = (array("i"), array("f"))
+                entry[0].append(rowid)
+                entry[1].append(tf)
+            packed = lengths.get(chunk)
+            if packed is None:
+                packed = lengths[chunk] = array("f", bytes(4 * CHUNK))
+            packed[rowid - chunk * CHUNK] = doc.length
+            if progress is not None and (done % 500 == 0 or done == expected):
+                progress(done, expected)
+        with conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO lex_postings VALUES (?, ?, ?, ?)",
+                ((term, chunk, ids.tobytes(), tfs.tobytes()) for (term, chunk), (ids, tfs) in postings.items()),
+            )
+            conn.executemany(
+                "INSERT OR REPLACE INTO lex_lengths VALUES (?, ?)",
+                ((chunk, packed.tobytes()) for chunk, packed in lengths.items()),
+            )
+        return docs, len(docs), total
+
+    def _finish(
+        self,
+        conn: sqlite3.Connection,
+        docs: Sequence[tuple[int, str, int, int, float, str]],
+        gone: Sequence[int],
+        generation: str,
+        count: int,
+        total: float,
+    ) -> None:
+        with conn:
+            conn.executemany("DELETE FROM lex_docs WHERE id=?", [(rowid,) for rowid in gone])
+            conn.executemany("INSERT OR REPLACE INTO lex_docs VALUES (?, ?, ?, ?, ?, ?)", docs)
+            conn.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                [
+                    ("lex_version", self.version),
+                    ("lex_generation", generation),
+                    ("lex_count", str(count)),
+                    ("lex_total", repr(total)),
+                ],
+            )
+        self.count, self.total = count, total
+
+    def _load_totals(self, meta: Mapping[str, str]) -> None:
+        self.count = int(meta.get("lex_count", "0"))
+        self.total = float(meta.get("lex_total", "0"))
+
+    @staticmethod
+    def _edit(edits: dict[tuple[str, int], _Edit], rowid: int, terms: Mapping[str, float], *, drop: bool) -> None:
+        chunk = rowid // CHUNK
+        for term, tf in terms.items():
+            edit = edits.get((term, chunk))
+            if edit is None:
+                edit = edits[(term, chunk)] = _Edit()
+            if drop:
+                edit.drop.add(rowid)
+            else:
+                edit.add[rowid] = tf
+
+    @staticmethod
+    def _write_postings(conn: sqlite3.Connection, edits: Mapping[tuple[str, int], _Edit]) -> None:
+        read = "SELECT docs, tfs FROM lex_postings WHERE term=? AND chunk=?"
+        for (term, chunk), edit in edits.items():
+            row = conn.execute(read, (term, chunk)).fetchone()
+            entries: dict[int, float] = {}
+            if row is not None:
+                ids, tfs = array("i"), array("f")
+                ids.frombytes(row[0])
+                tfs.frombytes(row[1])
+                entries = dict(zip(ids, tfs, strict=True))
+            for rowid in edit.drop:
+                entries.pop(rowid, None)
+            entries.update(edit.add)
+            if not entries:
+                conn.execute("DELETE FROM lex_postings WHERE term=? AND chunk=?", (term, chunk))
+                continue
+            order = sorted(entries)
+            conn.execute(
+                "INSERT OR REPLACE INTO lex_postings VALUES (?, ?, ?, ?)",
+                (term, chunk, array("i", order).tobytes(), array("f", [entries[i] for i in order]).tobytes()),
+            )
+
+    @staticmethod
+    def _write_lengths(conn: sqlite3.Connection, lengths: Mapping[int, Mapping[int, float]]) -> None:
+        for chunk, values in lengths.items():
+            row = conn.execute("SELECT lengths FROM lex_lengths WHERE chunk=?", (chunk,)).fetchone()
+            packed = array("f", bytes(4 * CHUNK))
+            if row is not None:
+                packed = array("f")
+                packed.frombytes(row[0])
+            for rowid, length in values.items():
+                packed[rowid - chunk * CHUNK] = length
+            conn.execute("INSERT OR REPLACE INTO lex_lengths VALUES (?, ?)", (chunk, packed.tobytes()))
+
+    # -- scoring -------------------------------------------------------------------------------
+    def _postings(self, conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, tuple[array[int], array[float]]]:
+        found: dict[str, tuple[array[int], array[float]]] = {}
+        for term in terms:
+            ids, tfs = array("i"), array("f")
+            for docs, weights in conn.execute(
+                "SELECT docs, tfs FROM lex_postings WHERE term=? ORDER BY chunk", (term,)
+            ):
+                ids.frombytes(docs)
+                tfs.frombytes(weights)
+            if ids:
+                found[term] = (ids, tfs)
+        return found
+
+    @staticmethod
+    def _lengths(conn: sqlite3.Connection) -> array[float]:
+        packed = array("f")
+        for chunk, blob in conn.execute("SELECT chunk, lengths FROM lex_lengths ORDER BY chunk"):
+            gap = chunk * CHUNK - len(packed)
+            if gap > 0:
+                packed.frombytes(bytes(4 * gap))
+            packed.frombytes(blob)
+        return packed
+
+    def score(self, query: str) -> dict[int, float]:
+        """BM25 scores by row id: the in-memory index's arithmetic, term for term (rarest first; a term
+        held by more than half of the memories only adds to memories a rarer term matched)."""
+        terms = dict.fromkeys(tokenize(query), 1.0)
+        if not terms or not self.count:
+            self._df = {}
+            return {}
+        postings, lengths = self.host.transact(lambda conn: (self._postings(conn, list(terms)), self._lengths(conn)))
+        self._df = {term: len(ids) for term, (ids, _) in postings.items()}
+        count = self.count
+        average = (self.total / count if count else 0.0) or 1.0
+        k1, b = self.k1, self.b
+        k1p1 = k1 + 1.0
+        ordered = sorted(postings, key=lambda term: len(postings[term][0]))
+        scores: dict[int, float] = {}
+        for term in ordered:
+            ids, tfs = postings[term]
+            df = len(ids)
+            idf = terms[term] * math.log(1.0 + (count - df + 0.5) / (df + 0.5))
+            if scores and 2 * df > count >= _COMMON_MIN_DOCS:
+                for rowid, value in scores.items():
+                    at = bisect_left(ids, rowid)
+                    if at < df and ids[at] == rowid:
+                        tf = tfs[at]
+                        norm = k1 * (1.0 - b + b * lengths[rowid] / average)
+                        scores[rowid] = value + idf * tf * k1p1 / (tf + norm)
+                continue
+            get = scores.get
+            for rowid, tf in zip(ids, tfs, strict=True):
+                norm = k1 * (1.0 - b + b * lengths[rowid] / average)
+                scores[rowid] = get(rowid, 0.0) + idf * tf * k1p1 / (tf + norm)
+        return scores
+
+    def best(
+        self, scores: Mapping[int, float], limit: int, exclude: frozenset[str] = frozenset()
+    ) -> list[tuple[MemoryHeader, float]]:
+        """The ``limit`` best of ``scores``, best first, ties to the newest then by file name; only
+        their headers are read (and those tied with the last place, for the tie-break)."""
+        import heapq
+
+        want = limit + len(exclude)
+        chosen = list(scores)
+        if len(chosen) > want:
+            cut = heapq.nlargest(want, scores.values())[-1]
+            chosen = [rowid for rowid in chosen if scores[rowid] >= cut]
+        headers = self.host.headers_by_ids(chosen)
+        ranked = [(headers[i], scores[i], i) for i in chosen if i in headers and headers[i].path not in exclude]
+        ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
+        kept = ranked[:limit]
+        self._ids = {header.path: rowid for header, _, rowid in kept}
+        self._headers = {rowid: header for header, _, rowid in kept}
+        self._terms = {}
+        return [(header, score) for header, score, _ in kept]
+
+    # -- what the relevance floor reads ---------------------------------------------------------
+    def __len__(self) -> int:
+        return self.count
+
+    def idf(self, term: str) -> float:
+        """The idf of one of the last query's terms (0 for a term no memory holds)."""
+        df = self._df.get(term, 0)
+        return math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)) if df else 0.0
+
+    def terms_of(self, path: str) -> Mapping[str, float]:
+        """The analysed terms of a memory among the last :meth:`best` answer."""
+        rowid = self._ids.get(path)
+        if rowid is None:
+            return {}
+        if not self._terms:
+            ids = list(self._ids.values())
+            marks = ",".join("?" * len(ids))
+            rows = self.host.transact(
+                lambda conn: conn.execute(f"SELECT id, terms FROM lex_docs WHERE id IN ({marks})", ids).fetchall()
+            )
+            for found, payload in rows:
+                doc = _decode(str(payload), (0.0, 0), share=False)
+                if doc is None:  # a stored analysis that does not decode is made again, never trusted
+                    doc = _analyse(self._headers[int(found)], self.field_weights)
+                self._terms[int(found)] = doc.terms
+        return self._terms.get(rowid, {})

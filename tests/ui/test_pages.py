@@ -378,7 +378,11 @@ def test_the_view_lists_through_the_derived_index_unless_the_settings_turn_it_of
     env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "c")}
     default = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env))
     assert isinstance(default.memory_dir, IndexedMemoryDir)
-    assert not isinstance(default.recaller.memory_dir, IndexedMemoryDir)  # recall keeps the configured store
+    assert default.recaller.memory_dir is default.memory_dir  # recall covers the whole store, through the index
+    (project / ".claude" / "settings.json").write_text('{"memdir": {"scanCap": 200}}', "utf-8")
+    capped = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env))
+    assert isinstance(capped.memory_dir, IndexedMemoryDir)
+    assert not isinstance(capped.recaller.memory_dir, IndexedMemoryDir)  # recall keeps the configured store
     (project / ".claude" / "settings.json").write_text('{"memdir": {"derivedIndex": false}}', "utf-8")
     off = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env))
     assert not isinstance(off.memory_dir, IndexedMemoryDir)

@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from memdir.errors import ModelError, ModelOutputError
 from memdir.llm.base import ChatModel, ChatRequest, Message
 from memdir.recall.manifest import format_manifest
-from memdir.recall.selector import Selection, SelectionRequest, Selector
+from memdir.recall.selector import Selection, SelectionRequest, Selector, StoreRequest, StoreSelection
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
 
 __all__ = [
     "DEFAULT_PREFILTER_THRESHOLD",
+    "MANIFEST_LIMIT",
     "SELECTOR_MAX_TOKENS",
     "SELECTOR_SCHEMA",
     "SELECTOR_TIMEOUT",
@@ -34,6 +35,8 @@ log = logging.getLogger("memdir.recall")
 SELECTOR_MAX_TOKENS = 256
 SELECTOR_TIMEOUT = 15.0
 DEFAULT_PREFILTER_THRESHOLD = 40
+# Claude Code's manifest: the most memories a model is ever shown (it shows the newest 200).
+MANIFEST_LIMIT = 200
 SELECTOR_SCHEMA: Mapping[str, object] = {
     "type": "object",
     "properties": {"selected_memories": {"type": "array", "items": {"type": "string"}}},
@@ -113,22 +116,65 @@ class LLMSelector:
         self.timeout = timeout
         self._ranker = self.fallback if isinstance(self.fallback, LexicalSelector) else LexicalSelector()
 
+    @property
+    def manifest_size(self) -> int:
+        """How many memories the model sees at most: the pre-filter's size, never more than Claude
+        Code's manifest of :data:`MANIFEST_LIMIT`."""
+        threshold = self.prefilter_threshold
+        return MANIFEST_LIMIT if threshold is None else min(threshold, MANIFEST_LIMIT)
+
     def manifest_headers(self, request: SelectionRequest) -> list[MemoryHeader]:
         """The candidates the model will see: all of them, or the pre-filtered few for a large store."""
-        threshold = self.prefilter_threshold
-        if threshold is None or len(request.candidates) <= threshold:
+        keep = self.manifest_size
+        if len(request.candidates) <= keep:
             return list(request.candidates)
-        return prefilter_candidates(request.query, request.candidates, keep=threshold, ranker=self._ranker)
+        return prefilter_candidates(request.query, request.candidates, keep=keep, ranker=self._ranker)
 
     def select(self, request: SelectionRequest) -> Selection:
         if not request.candidates:
             return Selection(files=(), selector=self.name)
         shown = self.manifest_headers(request)
+        return self._ask(request.query, shown, request.recent_tools, request.limit, len(request.candidates), request)
+
+    def select_store(self, request: StoreRequest) -> StoreSelection | None:
+        """Over the whole store kept in the derived index: the manifest is the offline ranking's best
+        :attr:`manifest_size` memories of the whole store (topped up with the newest when fewer match),
+        where Claude Code shows the newest 200."""
+        keep = self.manifest_size
+        ranked = self._ranker.rank_store(
+            request.query, request.store, limit=keep, exclude=request.exclude, budget=request.budget
+        )
+        if ranked is None:
+            return None
+        shown = [header for header, _ in ranked]
+        if len(shown) < keep:
+            taken = {header.path for header in shown} | request.exclude
+            newest = request.store.newest(keep + len(taken))
+            shown.extend([header for header in newest if header.path not in taken][: keep - len(shown)])
+        total = int(request.store.count()) - len(request.exclude)
+        if not shown:
+            return StoreSelection(Selection(files=(), selector=self.name), {})
+        headers = {header.filename: header for header in shown}
+        fallback = SelectionRequest(request.query, shown, request.recent_tools, request.limit)
+        answer = self._ask(request.query, shown, request.recent_tools, request.limit, total, fallback)
+        return StoreSelection(answer, headers)
+
+    def _ask(
+        self,
+        query: str,
+        shown: Sequence[MemoryHeader],
+        recent_tools: Sequence[str],
+        limit: int,
+        total: int,
+        fallback: SelectionRequest,
+    ) -> Selection:
+        """One model call over the manifest ``shown`` (of ``total`` candidates); the fallback selector
+        answers ``fallback`` when the model cannot."""
         chat = build_selector_request(
-            request.query,
+            query,
             shown,
-            recent_tools=request.recent_tools,
-            limit=request.limit,
+            recent_tools=recent_tools,
+            limit=limit,
             timeout=self.timeout,
             nested_types=self.nested_types,
         )
@@ -137,7 +183,7 @@ class LLMSelector:
             wanted = _chosen_files(completion.json)
         except ModelError as exc:
             log.warning("llm selector (%s) failed, using %s: %s", self.model.spec, self.fallback.name, exc.message)
-            answer = self.fallback.select(request)
+            answer = self.fallback.select(fallback)
             note = (
                 f"the llm selector ({self.model.spec}) failed [{exc.rule}]: {exc.message}; "
                 f"the {answer.selector} selector answered instead"
@@ -149,6 +195,6 @@ class LLMSelector:
         dropped = [name for name in dict.fromkeys(wanted) if name not in allowed]
         if dropped:
             notes = (f"ignored {len(dropped)} file name(s) the model invented: {', '.join(dropped[:5])}",)
-        if len(shown) < len(request.candidates):
-            notes = (*notes, f"pre-filtered {len(request.candidates)} candidates to {len(shown)}")
-        return Selection(files=tuple(files[: request.limit]), selector=self.name, notes=notes)
+        if len(shown) < total:
+            notes = (*notes, f"pre-filtered {total} candidates to {len(shown)}")
+        return Selection(files=tuple(files[:limit]), selector=self.name, notes=notes)

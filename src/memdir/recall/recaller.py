@@ -183,10 +183,7 @@ class Recaller:
             budget=STORE_CATCH_UP_BUDGET if deferred else None,
             now_s=self.clock(),
         )
-        answer = self.selector.select_store(request)
-        if answer is None and deferred:
-            store.background_due = True
-        return answer
+        return self.selector.select_store(request)
 
     def _choose(
         self,

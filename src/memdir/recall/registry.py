@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from memdir.errors import ConfigError, ModelError
 from memdir.recall.lexical import AnalysisCache
-from memdir.recall.selector import Selection, SelectionRequest, Selector
+from memdir.recall.selector import Selection, SelectionRequest, Selector, StoreRequest, StoreSelection, StoreSelector
 from memdir.recall.selectors import LexicalSelector
 
 if TYPE_CHECKING:
@@ -82,6 +82,15 @@ class _Explained:
     def select(self, request: SelectionRequest) -> Selection:
         answer = self.inner.select(request)
         return Selection(files=answer.files, selector=answer.selector, notes=(*answer.notes, self.note))
+
+    def select_store(self, request: StoreRequest) -> StoreSelection | None:
+        if not isinstance(self.inner, StoreSelector):
+            return None
+        answer = self.inner.select_store(request)
+        if answer is None:
+            return None
+        notes = (*answer.selection.notes, self.note)
+        return StoreSelection(answer.selection._replace(notes=notes), answer.headers)
 
 
 def _lexical(inputs: SelectorInputs) -> Selector:

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 __all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
 
 
+def _covered(weights: Mapping[str, float], terms: Mapping[str, float]) -> float:
+    total = sum(weights.values())
+    return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
+
+
 class _TermStats(Protocol):
     """The counts the relevance floor reads: the in-memory index, or the stored postings."""
 
@@ -129,15 +134,15 @@ class LexicalSelector:
         are the seam between two words of the query ("写集" in "写集成测试"). ``stats``: where the
         counts come from (the in-memory index by default, the stored postings for the whole store)."""
         index: _TermStats = self.index if stats is None else stats
+        return _covered(self._query_weights(query, index), index.terms_of(header.path))
+
+    @staticmethod
+    def _query_weights(query: str, index: _TermStats) -> dict[str, float]:
+        """Each query term's share of the information: its idf, or that of the rarest word if unseen."""
         asked = set(tokenize(query))
-        if not asked:
-            return 0.0
         count = len(index)
         rarest = math.log(1.0 + (count - 0.5) / 1.5)  # the idf of a word only one memory holds
-        terms = index.terms_of(header.path)
-        weights = {term: index.idf(term) or (rarest / 2 if is_pair(term) else rarest) for term in asked}
-        total = sum(weights.values())
-        return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
+        return {term: index.idf(term) or (rarest / 2 if is_pair(term) else rarest) for term in asked}
 
     def admit(
         self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None, stats: _TermStats | None = None
@@ -149,7 +154,9 @@ class LexicalSelector:
         kept = [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
         if query is None or not self.min_coverage:
             return kept
-        return [(h, score) for h, score in kept if self.coverage(query, h, stats) >= self.min_coverage]
+        index: _TermStats = self.index if stats is None else stats
+        weights = self._query_weights(query, index)
+        return [(h, score) for h, score in kept if _covered(weights, index.terms_of(h.path)) >= self.min_coverage]
 
     # -- the whole store, ranked in the derived index ---------------------------------------------
     def stored(self, store: Any) -> StoredPostings | None:

@@ -53,6 +53,8 @@ _GONE = "SELECT d.id, d.terms FROM lex_docs d LEFT JOIN memories m ON m.id = d.i
 class PostingsHost(Protocol):
     """What the postings need of the derived index (:class:`memdir.store.index_db.MemoryIndex`)."""
 
+    background_due: bool
+
     def transact(self, step: Callable[[sqlite3.Connection], Any]) -> Any: ...
 
     def generation(self) -> int: ...
@@ -84,8 +86,7 @@ class StoredPostings:
         self.total = 0.0
         self._df: dict[str, int] = {}
         self._ids: dict[str, int] = {}  # path -> row id of the memories ranked last
-        self._terms: dict[int, Mapping[str, float]] = {}
-        self._headers: dict[int, MemoryHeader] = {}
+        self._read: dict[str, tuple[array[int], array[float]]] = {}  # the last query's postings
 
     # -- keeping in step ---------------------------------------------------------------------
     def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
@@ -94,8 +95,12 @@ class StoredPostings:
 
     def sync(self, *, budget: int | None = None, progress: Callable[[int, int], None] | None = None) -> bool:
         """Bring the postings in step with the index's rows; False (nothing changed) when that would
-        cost more than ``budget`` memories built from nothing (a changed memory counts eight)."""
-        return bool(self.host.transact(lambda conn: self._sync(conn, budget, progress)))
+        cost more than ``budget`` memories built from nothing (a changed memory counts eight), and
+        the index is then marked for a background ``memdir reindex`` (``background_due``)."""
+        done = bool(self.host.transact(lambda conn: self._sync(conn, budget, progress)))
+        if not done:
+            self.host.background_due = True
+        return done
 
     def _sync(self, conn: sqlite3.Connection, budget: int | None, progress: Callable[[int, int], None] | None) -> bool:
         meta = self._meta(conn)
@@ -314,10 +319,11 @@ class StoredPostings:
         held by more than half of the memories only adds to memories a rarer term matched)."""
         terms = dict.fromkeys(tokenize(query), 1.0)
         if not terms or not self.count:
-            self._df = {}
+            self._df, self._read = {}, {}
             return {}
         postings, lengths = self.host.transact(lambda conn: (self._postings(conn, list(terms)), self._lengths(conn)))
         self._df = {term: len(ids) for term, (ids, _) in postings.items()}
+        self._read = postings
         count = self.count
         average = (self.total / count if count else 0.0) or 1.0
         k1, b = self.k1, self.b
@@ -359,8 +365,6 @@ class StoredPostings:
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         kept = ranked[:limit]
         self._ids = {header.path: rowid for header, _, rowid in kept}
-        self._headers = {rowid: header for header, _, rowid in kept}
-        self._terms = {}
         return [(header, score) for header, score, _ in kept]
 
     # -- what the relevance floor reads ---------------------------------------------------------
@@ -373,19 +377,14 @@ class StoredPostings:
         return math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)) if df else 0.0
 
     def terms_of(self, path: str) -> Mapping[str, float]:
-        """The analysed terms of a memory among the last :meth:`best` answer."""
+        """Which of the last query's terms a memory among the last :meth:`best` answer holds, with
+        their frequencies: looked up in the postings already read, so no analysis is decoded."""
         rowid = self._ids.get(path)
         if rowid is None:
             return {}
-        if not self._terms:
-            ids = list(self._ids.values())
-            marks = ",".join("?" * len(ids))
-            rows = self.host.transact(
-                lambda conn: conn.execute(f"SELECT id, terms FROM lex_docs WHERE id IN ({marks})", ids).fetchall()
-            )
-            for found, payload in rows:
-                doc = _decode(str(payload), (0.0, 0), share=False)
-                if doc is None:  # a stored analysis that does not decode is made again, never trusted
-                    doc = _analyse(self._headers[int(found)], self.field_weights)
-                self._terms[int(found)] = doc.terms
-        return self._terms.get(rowid, {})
+        held: dict[str, float] = {}
+        for term, (ids, tfs) in self._read.items():
+            at = bisect_left(ids, rowid)
+            if at < len(ids) and ids[at] == rowid:
+                held[term] = tfs[at]
+        return held

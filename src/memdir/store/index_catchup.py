@@ -20,16 +20,33 @@ import json
 import os
 import sqlite3
 import time
+import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from memdir.store.scan import LOGS_DIRNAME, MemoryHeader, entry_stat, iter_memory_paths
 
-__all__ = ["CatchUp"]
+__all__ = ["CatchUp", "signature_of", "stat_signature"]
 
 _T = TypeVar("_T")
 _HEADER_COLUMNS = "id, file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires"
+
+
+def signature_of(stats: Iterable[tuple[str, os.stat_result]]) -> str:
+    """One value for a whole listing of (file, stat): the count and a sum of CRCs of each file's
+    name, mtime and size, so that an unchanged store is recognised without loading what the index
+    stored for each file (the order of the listing does not matter)."""
+    count = total = 0
+    for rel, st in stats:
+        count += 1
+        total += zlib.crc32(f"{rel}\0{st.st_mtime_ns}\0{st.st_size}".encode())
+    return f"{count}:{total}"
+
+
+def stat_signature(root: str) -> str:
+    """:func:`signature_of` the memory files under ``root`` as they are now (one ``stat`` each)."""
+    return signature_of(iter_memory_paths(root))
 
 
 class CatchUp(ABC):
@@ -88,7 +105,8 @@ class CatchUp(ABC):
         from memdir.store.index_db import SMALL_STORE
 
         if int(meta.get("count", "0")) <= SMALL_STORE:
-            self.refresh()
+            if meta.get("signature") != stat_signature(self.root):
+                self.refresh()
             self.full_due = False
             return True
         try:

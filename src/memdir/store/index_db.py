@@ -34,7 +34,7 @@ from memdir.model.analysis import spaced_pairs
 from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
 from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
-from memdir.store.index_catchup import CatchUp
+from memdir.store.index_catchup import CatchUp, signature_of
 from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header, scan_memory_files
@@ -363,7 +363,8 @@ class MemoryIndex(CatchUp, RankerCaches):
         seen: set[str] = set()
         dirs: dict[str, int] = {}
         changes: list[tuple[str, os.stat_result]] = []
-        for rel, st in iter_memory_paths(self.root, dirs=dirs):
+        listing = list(iter_memory_paths(self.root, dirs=dirs))
+        for rel, st in listing:
             seen.add(rel)
             previous = stamps.get(rel)
             if previous is not None and previous[1:] == (st.st_mtime_ns, st.st_size):
@@ -382,6 +383,7 @@ class MemoryIndex(CatchUp, RankerCaches):
                         ("dirs", json.dumps(dirs)),
                         ("full_at", repr(time.time())),
                         ("count", str(len(stamps))),
+                        ("signature", signature_of(listing)),
                         ("complete", "1"),
                     ],
                 )

@@ -143,7 +143,9 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
 
         def build() -> Any:
             headers = md.list()
-            return list_memories(headers, query, ranker=services.ranker, now_ms=services.clock() * 1000)
+            store = md.ranked_store() if query.text else None
+            now_ms = services.clock() * 1000
+            return list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
 
         result = await work(build)
         return render(request, "list.html", title="Memories", query=query, result=result, types=MEMORY_TYPES)

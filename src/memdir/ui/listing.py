@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any
 
 from memdir.errors import ConfigError
 from memdir.model.memory import MEMORY_TYPES, MemoryType
@@ -124,15 +125,22 @@ def list_memories(
     ranker: LexicalSelector,
     now_ms: float,
     per_page: int = PER_PAGE,
+    store: Any = None,
 ) -> MemoryPage:
-    """One page of the list: newest first, or best match first when there is a search."""
+    """One page of the list: newest first, or best match first when there is a search. ``store``:
+    the derived index holding ``headers``, where a search is ranked without analysing every memory
+    in this process (``MemoryDir.ranked_store``); None ranks ``headers`` in memory."""
     low = _day_ms(query.since, end=False) if query.since else -math.inf
     high = _day_ms(query.until, end=True) if query.until else math.inf
     scores: dict[str, float] = {}
     chosen: Sequence[MemoryHeader] = headers
     if query.text:
         filtered = query.type is not None or query.since or query.until
-        ranked = ranker.rank(query.text, headers, limit=None if filtered else SEARCH_LIMIT)
+        ranked = None
+        if store is not None:
+            ranked = ranker.rank_store(query.text, store, limit=len(headers) if filtered else SEARCH_LIMIT)
+        if ranked is None:
+            ranked = ranker.rank(query.text, headers, limit=None if filtered else SEARCH_LIMIT)
         scores = {header.path: score for header, score in ranked}
         chosen = [header for header, _ in ranked]
     if query.type is not None or query.since or query.until:

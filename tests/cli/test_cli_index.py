@@ -24,7 +24,8 @@ def run(tmp_path, monkeypatch):
 
 def test_reindex_builds_the_index_outside_the_memory_dir(run):
     data = json.loads(run("reindex", "--json").stdout)
-    assert data["memories"] == 2 and data["added"] == 2
+    # the commands that wrote the memories already read through the index (it is the default store)
+    assert data["memories"] == 2 and data["added"] + data["unchanged"] == 2
     assert data["index"].startswith(str(run.tmp / "home" / "memdir" / "index"))
     again = json.loads(run("reindex", "--json").stdout)
     assert again["added"] == 0 and again["unchanged"] == 2

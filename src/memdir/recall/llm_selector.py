@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from memdir.errors import ModelError, ModelOutputError
 from memdir.llm.base import ChatModel, ChatRequest, Message
 from memdir.recall.manifest import format_manifest
-from memdir.recall.selector import Selection, SelectionRequest, Selector, StoreRequest, StoreSelection
+from memdir.recall.selector import Selection, SelectionRequest, Selector, StoreRequest, StoreSelection, unexpired
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
@@ -146,11 +146,12 @@ class LLMSelector:
         )
         if ranked is None:
             return None
-        shown = [header for header, _ in ranked]
+        shown = [header for header, _ in unexpired(ranked, request.now_s)]
         if len(shown) < keep:
             taken = {header.path for header in shown} | request.exclude
             newest = request.store.newest(keep + len(taken))
-            shown.extend([header for header in newest if header.path not in taken][: keep - len(shown)])
+            fresh = unexpired([(header, 0.0) for header in newest if header.path not in taken], request.now_s)
+            shown.extend([header for header, _ in fresh][: keep - len(shown)])
         total = int(request.store.count()) - len(request.exclude)
         if not shown:
             return StoreSelection(Selection(files=(), selector=self.name), {})

@@ -416,6 +416,8 @@ class MemoryIndex(CatchUp, RankerCaches):
             return True
         if self.clock() - self._last_full >= self.refresh_interval:
             return True
+        if "" not in self._dir_mtimes:  # the directory did not exist at the last refresh
+            return True
         for rel, mtime in self._dir_mtimes.items():
             try:
                 if os.stat(os.path.join(self.root, rel) if rel else self.root).st_mtime_ns != mtime:

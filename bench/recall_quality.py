@@ -37,8 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from memdir.model.memory import Memory, MemoryType
+from memdir.recall.currency import newer_first
 from memdir.recall.registry import SelectorInputs, build_selector
-from memdir.recall.selector import RankingSelector, SelectionRequest
+from memdir.recall.selector import RankingSelector, SelectionRequest, StoreRequest
+from memdir.recall.selectors import LexicalSelector
 from memdir.store.index_db import MemoryIndex
 from memdir.store.memdir import MemoryDir
 
@@ -123,6 +125,26 @@ def oracle_ranking(evidence: set[str], cites: dict[str, set[str]]) -> list[str]:
         covered |= cites[best] & evidence
         rest.remove(best)
     return ranked
+
+
+class ThroughIndex:
+    """The lexical selector ranking inside the derived index, as recall over the whole store does
+    (stored postings, then the time-aware stage), under the name ``lexical-index``."""
+
+    name = "lexical-index"
+
+    def __init__(self, index: MemoryIndex) -> None:
+        self.index = index
+        self.inner = LexicalSelector()
+        index.refresh()
+
+    def rank(self, query: str, candidates: Any) -> list[Any]:
+        return newer_first(query, self.inner.rank_store(query, self.index, limit=max(1, len(candidates))) or [])
+
+    def select(self, request: SelectionRequest) -> Any:
+        answer = self.inner.select_store(StoreRequest(request.query, self.index, limit=request.limit))
+        assert answer is not None
+        return answer.selection
 
 
 def evaluate(
@@ -235,7 +257,11 @@ def by_group(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None)
-    parser.add_argument("--selectors", default="lexical,embedding,hybrid,oracle", help="oracle: the ceiling")
+    parser.add_argument(
+        "--selectors",
+        default="lexical,embedding,hybrid,oracle",
+        help="oracle: the ceiling; lexical-index: the lexical ranking read from the derived index",
+    )
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_quality.json")
     parser.add_argument("--holdout", action="store_true", help="also report the tuned and held-out conversations apart")
@@ -264,7 +290,11 @@ def main(argv: list[str] | None = None) -> int:
             quiet = []
             for conv, store, cites in stores:
                 index = MemoryIndex(store.root, str(cache_dir / f"{conv.get('sample_id')}.sqlite3"))
-                selector = None if name == "oracle" else build_selector(name, SelectorInputs(vectors=index))
+                selector: Any = None
+                if name == "lexical-index":
+                    selector = ThroughIndex(index)
+                elif name != "oracle":
+                    selector = build_selector(name, SelectorInputs(vectors=index))
                 split = "tuned" if conv.get("sample_id") in TUNED else "held-out"
                 rows.extend({**row, "split": split} for row in evaluate(selector, store, cites, conv["qa"]))
                 quiet.append(off_topic_silence(selector, store))

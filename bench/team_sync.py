@@ -310,6 +310,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="1,000 files only and 2 s per throughput run")
     parser.add_argument("--runs", type=int, default=3, help="repeated runs per figure; the median is reported")
     parser.add_argument("--parts", default="push,concurrent,history,throughput", help="comma-separated parts to run")
+    parser.add_argument("--push-sizes", default="", help="comma-separated file counts for part 1 (1000,10000)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "team_sync.json"))
     args = parser.parse_args()
     runs = max(1, args.runs)
@@ -318,6 +319,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="memdir-bench-") as tmp:
         workdir = Path(tmp)
         sizes = (1000,) if args.quick else (1000, 10_000)
+        if args.push_sizes:
+            sizes = tuple(int(size) for size in args.push_sizes.split(","))
         if "push" in parts:
             body["push"] = [row for files in sizes for row in median_rows(lambda f=files: push_rows(f, workdir), runs)]  # type: ignore[misc]
         if "concurrent" in parts:

@@ -69,14 +69,20 @@ class StoreRequest(NamedTuple):
 
 
 def unexpired(ranked: Sequence[tuple[MemoryHeader, float]], now_s: float | None) -> list[tuple[MemoryHeader, float]]:
-    """A store ranking without the memories past their ``expires:`` date (local time): the index
-    ranks every memory, and recall never surfaces an expired one."""
-    if not any(header.expires for header, _ in ranked):
-        return list(ranked)
+    """A store ranking without the memories recall never surfaces, which the index ranks with the
+    rest: those past their ``expires:`` date (local time), and conflict copies (the same memory a
+    second time, waiting for a person to resolve it)."""
+    kept = list(ranked)
+    if any(".conflict-" in header.filename for header, _ in kept):
+        from memdir.model.conflicts import is_conflict_copy
+
+        kept = [(header, score) for header, score in kept if not is_conflict_copy(header.filename)]
+    if not any(header.expires for header, _ in kept):
+        return kept
     import time
 
     today = time.strftime("%Y-%m-%d", time.localtime(now_s))
-    return [(header, score) for header, score in ranked if not is_expired(header.expires, today)]
+    return [(header, score) for header, score in kept if not is_expired(header.expires, today)]
 
 
 class StoreSelection(NamedTuple):

@@ -49,6 +49,7 @@ from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
+from memdir.ui.polish import highlight, type_counts
 from memdir.ui.web import FormTooLarge, csrf_token, page_environment, read_form, render_page, static_response
 
 __all__ = ["UiServices", "create_ui_app"]
@@ -98,6 +99,7 @@ def _os_message(exc: OSError, what: str) -> str:
 def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
     """The ASGI app, wrapped in the token gate."""
     pages = page_environment("memdir.ui")
+    pages.filters["highlight"] = highlight
     csrf = csrf_token(token)
     md = services.memory_dir
 
@@ -145,10 +147,13 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             headers = md.list()
             store = md.ranked_store() if query.text else None
             now_ms = services.clock() * 1000
-            return list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
+            page = list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
+            return page, type_counts(headers)
 
-        result = await work(build)
-        return render(request, "list.html", title="Memories", query=query, result=result, types=MEMORY_TYPES)
+        result, counts = await work(build)
+        return render(
+            request, "list.html", title="Memories", query=query, result=result, types=MEMORY_TYPES, counts=counts
+        )
 
     # -- one memory --------------------------------------------------------------------------
     def editor(request: Request, status: int = 200, **context: Any) -> Response:
@@ -247,6 +252,20 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
     async def create(request: Request) -> Response:
         form = await form_of(request)
         memory = memory_from(form, None)
+        if memory.type is None:  # the CLI and MCP refuse an untyped memory too
+            return editor(
+                request,
+                400,
+                title="Not saved",
+                file=form.get("file", ""),
+                memory=memory,
+                extra=[],
+                stamp="",
+                text=None,
+                message="Not saved: choose a type (user, feedback, project or reference).",
+                error=True,
+                new=True,
+            )
         file = form.get("file", "").strip() or default_filename(memory.type, memory.name or "")
         if form.get("force") != "1":
 

@@ -21,6 +21,7 @@ from memdir.model.timefields import is_expired
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import memory_age
 from memdir.store.scan import MemoryHeader
+from memdir.ui.polish import day_group
 
 __all__ = ["PER_PAGE", "SEARCH_LIMIT", "ListQuery", "ListRow", "MemoryPage", "list_memories", "parse_list_query"]
 
@@ -52,6 +53,7 @@ class ListRow:
     modified: str  # ISO date and time in UTC, for the <time> element
     score: float | None
     expired: str | None = None  # the expires: date, when it has passed
+    group: str = ""  # the day or week heading it is listed under (newest first, no search)
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ def _row(header: MemoryHeader, score: float | None, now_ms: float) -> ListRow:
         modified=modified.replace("+00:00", "Z"),
         score=score,
         expired=header.expires if is_expired(header.expires, time.strftime("%Y-%m-%d")) else None,
+        group=day_group(header.mtime_ms, now_ms),
     )
 
 

@@ -1,0 +1,81 @@
+"""The list a person enjoys: a colour per type, counts, day groups, highlighted matches, broken
+memories flagged, and a New form that requires a type; in process and in headless chromium."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def test_the_list_counts_types_groups_by_day_and_flags_a_broken_memory(client: TestClient, memory_root: Path):
+    (memory_root / "project_broken.md").write_text("---\nname: Broken\ntype: project\n---\n\nno description\n")
+    page = client.get("/").text
+    assert 'class="tag tag-feedback" href="/?type=feedback">feedback <strong>1</strong>' in page
+    assert "<h2>Today</h2>" in page
+    assert "needs a description" in page and "type-project broken" in page
+
+
+def test_a_search_highlights_the_matched_words_and_says_how_well_each_matched(client: TestClient):
+    page = client.get("/", params={"q": "payments reviews"}).text
+    assert "<mark>payments</mark>" in page and "<mark>reviews</mark>" in page
+    assert "matched " in page
+    assert "<mark>" not in client.get("/", params={"q": "<script>"}).text.split("</form>", 1)[1]
+
+
+def test_the_new_form_requires_a_type(client: TestClient, memory_root: Path):
+    form = client.get("/new").text
+    assert '<select id="type" name="type" required>' in form and "choose a type" in form
+    csrf = form.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    refused = client.post("/new", data={"csrf": csrf, "name": "Untyped", "description": "no type given", "body": "x"})
+    assert refused.status_code == 400 and "choose a type" in refused.text
+    assert not list(memory_root.glob("*untyped*"))
+
+
+@pytest.fixture
+def ui_url(memory_root: Path, tmp_path: Path) -> Iterator[str]:
+    (memory_root / "project_deploy.md").write_text(
+        "---\nname: Deploy window\ndescription: payments deploys go out on Tuesdays\ntype: project\n---\n\nTue.\n"
+    )
+    (memory_root / "reference_runbook.md").write_text(
+        "---\nname: Runbook\ndescription: the payments runbook lives in the wiki\ntype: reference\n---\n\nSee wiki.\n"
+    )
+    (memory_root / "project_broken.md").write_text("---\nname: Broken\ntype: project\n---\n\nno description\n")
+    command = [sys.executable, "-m", "memdir", "--memory-dir", str(memory_root), "ui", "--no-browser"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "c")}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env) as process:
+        try:
+            assert process.stdout is not None
+            yield process.stdout.readline().strip()
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_each_page_reads_well_at_desktop_and_phone_width(
+    browser_context_factory: Callable[..., Any], ui_url: str, width: int
+) -> None:
+    context = browser_context_factory(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(ui_url)
+    base = ui_url.split("?", 1)[0].rstrip("/")
+    colours = page.eval_on_selector_all(
+        ".memories .tag-project, .memories .tag-user", "els => els.map(e => getComputedStyle(e).color)"
+    )
+    assert len(set(colours)) == 2, colours
+    for name, path in [("list", "/"), ("search", "/?q=payments"), ("memory", "/m/project_deploy.md"), ("new", "/new"),
+                       ("recall", "/recall?q=when+do+payments+deploy"), ("doctor", "/doctor")]:  # fmt: skip
+        page.goto(base + path)
+        page.wait_for_load_state()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), name
+        page.screenshot(path=str(ARTIFACTS / f"polish-{name}-{width}.png"), full_page=True)
+    page.goto(base + "/?q=payments")
+    assert page.locator("mark").count() >= 2

@@ -39,7 +39,7 @@ class Near(NamedTuple):
     score: float
 
 
-_CACHE_LIMIT = 4096
+_CACHE_LIMIT = 20_000  # a write checks every memory of the store; a long-lived server keeps their words
 _cached: dict[tuple[str, float, int], frozenset[str]] = {}
 
 

@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+import memdir.recall.stored_lexical as stored_lexical
 import memdir.store.index_db as index_db
 from memdir.config import resolve_config
 from memdir.integrations.hooks import run_hook
@@ -51,7 +52,14 @@ def both_rankings(index, query, limit=50):
     return [(h.filename, s) for h, s in in_memory], [(h.filename, s) for h, s in stored or []]
 
 
-def test_the_stored_postings_give_the_in_memory_ranking_score_for_score_in_every_script(tmp_path):
+@pytest.fixture(params=[4096, 8], ids=["one chunk", "chunks of 8"])
+def chunk(request, monkeypatch):
+    """Postings cut in chunks of the real size, and in chunks of 8 ids so that every posting spans many."""
+    monkeypatch.setattr(stored_lexical, "CHUNK", request.param)
+    return request.param
+
+
+def test_the_stored_postings_give_the_in_memory_ranking_score_for_score_in_every_script(tmp_path, chunk):
     root = str(tmp_path / "mem")
     multilingual_store(root)
     with MemoryIndex(root, str(tmp_path / "index.sqlite3")) as index:
@@ -61,7 +69,7 @@ def test_the_stored_postings_give_the_in_memory_ranking_score_for_score_in_every
         assert both_rankings(index, "我应该怎么写集成测试？")[1][0][0].startswith("feedback_")
 
 
-def test_the_postings_follow_added_changed_and_removed_memories(tmp_path):
+def test_the_postings_follow_added_changed_and_removed_memories(tmp_path, chunk):
     root = str(tmp_path / "mem")
     store = multilingual_store(root)
     with MemoryIndex(root, str(tmp_path / "index.sqlite3")) as index:

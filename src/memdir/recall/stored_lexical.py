@@ -74,6 +74,17 @@ class _Edit:
         self.add: dict[int, float] = {}
 
 
+def _chunked(postings: Mapping[str, tuple[array[int], array[float]]]) -> Iterable[tuple[str, int, bytes, bytes]]:
+    """``(term, chunk, ids, tfs)`` rows of whole postings whose ids ascend, cut at every :data:`CHUNK` ids."""
+    for term, (ids, tfs) in postings.items():
+        start = 0
+        while start < len(ids):
+            chunk = ids[start] // CHUNK
+            end = bisect_left(ids, (chunk + 1) * CHUNK, start)
+            yield term, chunk, ids[start:end].tobytes(), tfs[start:end].tobytes()
+            start = end
+
+
 class StoredPostings:
     """BM25F over the postings stored in one derived index (default field weights, k1 1.2, b 0.75)."""
 
@@ -183,7 +194,7 @@ class StoredPostings:
         progress: Callable[[int, int], None] | None,
     ) -> tuple[list[tuple[int, str, int, int, float, str]], int, float]:
         """Postings built from nothing: rows come in id order, so each chunk's arrays are appended to."""
-        postings: dict[tuple[str, int], tuple[array[int], array[float]]] = {}
+        postings: dict[str, tuple[array[int], array[float]]] = {}
         lengths: dict[int, array[float]] = {}
         docs: list[tuple[int, str, int, int, float, str]] = []
         total = 0.0
@@ -193,10 +204,11 @@ class StoredPostings:
             doc, docs_row = self._analysed(row)
             total += doc.length
             docs.append(docs_row)
+            get = postings.get
             for term, tf in doc.terms.items():
-                entry = postings.get((term, chunk))
+                entry = get(term)
                 if entry is None:
-                    entry = postings[(term, chunk)] = (array("i"), array("f"))
+                    entry = postings[term] = (array("i"), array("f"))
                 entry[0].append(rowid)
                 entry[1].append(tf)
             packed = lengths.get(chunk)
@@ -206,10 +218,7 @@ class StoredPostings:
             if progress is not None and (done % 500 == 0 or done == expected):
                 progress(done, expected)
         with conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO lex_postings VALUES (?, ?, ?, ?)",
-                ((term, chunk, ids.tobytes(), tfs.tobytes()) for (term, chunk), (ids, tfs) in postings.items()),
-            )
+            conn.executemany("INSERT OR REPLACE INTO lex_postings VALUES (?, ?, ?, ?)", _chunked(postings))
             conn.executemany(
                 "INSERT OR REPLACE INTO lex_lengths VALUES (?, ?)",
                 ((chunk, packed.tobytes()) for chunk, packed in lengths.items()),

@@ -39,6 +39,22 @@ def test_the_new_form_requires_a_type(client: TestClient, memory_root: Path):
     assert not list(memory_root.glob("*untyped*"))
 
 
+def test_a_memory_reads_rendered_above_its_editor_with_an_edit_button(client: TestClient, memory_root: Path):
+    (memory_root / "project_x.md").write_text(
+        "---\nname: X\ndescription: x things\ntype: project\n---\n\n**Why:** it `matters`.\n\n- one\n- <b>two</b>\n"
+    )
+    page = client.get("/m/project_x.md").text
+    rendered = page.split('<article class="rendered type-project"', 1)[1].split("</article>", 1)[0]
+    assert "<strong>Why:</strong> it <code>matters</code>." in rendered
+    assert "<li>one</li><li>&lt;b&gt;two&lt;/b&gt;</li>" in rendered
+    assert '<a class="button" href="#editor">Edit</a>' in rendered
+
+
+def test_the_recall_preview_says_which_words_each_memory_matched_on(client: TestClient):
+    page = client.get("/recall", params={"message": "who leads the payments team?"}).text
+    assert "Matched on <strong>" in page and "payments" in page.split("Matched on <strong>", 1)[1].split("</strong>")[0]
+
+
 @pytest.fixture
 def ui_url(memory_root: Path, tmp_path: Path) -> Iterator[str]:
     (memory_root / "project_deploy.md").write_text(
@@ -72,7 +88,7 @@ def test_each_page_reads_well_at_desktop_and_phone_width(
     )
     assert len(set(colours)) == 2, colours
     for name, path in [("list", "/"), ("search", "/?q=payments"), ("memory", "/m/project_deploy.md"), ("new", "/new"),
-                       ("recall", "/recall?q=when+do+payments+deploy"), ("doctor", "/doctor")]:  # fmt: skip
+                       ("recall", "/recall?message=when+do+payments+deploy"), ("doctor", "/doctor")]:  # fmt: skip
         page.goto(base + path)
         page.wait_for_load_state()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), name

@@ -49,7 +49,7 @@ from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
-from memdir.ui.polish import highlight, type_counts
+from memdir.ui.polish import highlight, matched_words, render_body, type_counts
 from memdir.ui.web import FormTooLarge, csrf_token, page_environment, read_form, render_page, static_response
 
 __all__ = ["UiServices", "create_ui_app"]
@@ -100,6 +100,8 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
     """The ASGI app, wrapped in the token gate."""
     pages = page_environment("memdir.ui")
     pages.filters["highlight"] = highlight
+    pages.filters["render_body"] = render_body
+    pages.filters["matched_words"] = matched_words
     csrf = csrf_token(token)
     md = services.memory_dir
 

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from memdir.model.memory import MEMORY_TYPES
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["day_group", "highlight", "type_counts"]
+__all__ = ["day_group", "highlight", "matched_words", "render_body", "type_counts"]
 
 
 def type_counts(headers: Sequence[MemoryHeader]) -> list[tuple[str, int]]:
@@ -54,3 +54,62 @@ def highlight(text: str, query: str) -> Markup:
         position = match.end()
     out.append(str(escape(text[position:])))
     return Markup("".join(out))
+
+
+def matched_words(query: str, text: str) -> str:
+    """The words of ``query`` (three letters or more) that ``text`` contains, comma-separated: why
+    a lexical recall chose a memory, in words a person can check."""
+    found = text.casefold()
+    words = dict.fromkeys(w for w in re.findall(r"\w+", query.casefold()) if len(w) >= 3 and w in found)
+    return ", ".join(words)
+
+
+_INLINE = re.compile(r"\*\*(?P<bold>[^*]+)\*\*|`(?P<code>[^`]+)`")
+
+
+def _inline(line: str) -> str:
+    out: list[str] = []
+    position = 0
+    for match in _INLINE.finditer(line):
+        out.append(str(escape(line[position : match.start()])))
+        if match.group("bold") is not None:
+            out.append(f"<strong>{escape(match.group('bold'))}</strong>")
+        else:
+            out.append(f"<code>{escape(match.group('code'))}</code>")
+        position = match.end()
+    out.append(str(escape(line[position:])))
+    return "".join(out)
+
+
+def render_body(body: str) -> Markup:
+    """A memory's body for reading: paragraphs, ``- `` lists, headings, **bold** and `code`; every
+    other character escaped (a memory is text someone else may have written)."""
+    html: list[str] = []
+    paragraph: list[str] = []
+    items: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            html.append("<p>" + "<br>".join(paragraph) + "</p>")
+            paragraph.clear()
+        if items:
+            html.append("<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>")
+            items.clear()
+
+    for raw in body.split("\n"):
+        line = raw.rstrip()
+        if not line.strip():
+            flush()
+        elif re.match(r"\s*[-*] ", line):
+            if paragraph:
+                flush()
+            items.append(_inline(re.sub(r"^\s*[-*] ", "", line)))
+        elif line.startswith("#"):
+            flush()
+            html.append(f"<h3>{_inline(line.lstrip('#').strip())}</h3>")
+        else:
+            if items:
+                flush()
+            paragraph.append(_inline(line))
+    flush()
+    return Markup("".join(html))

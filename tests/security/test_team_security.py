@@ -175,7 +175,7 @@ def test_a_refused_mcp_resource_read_is_one_log_line_without_a_traceback(
 
     with caplog.at_level(logging.DEBUG, logger="mcp"):
         errors = anyio.run(main)
-    assert len(errors) == 3 and "no memory 'missing.md'" in errors[0]
+    assert len(errors) == 3 and "'missing.md'" in errors[0] and "Error creating resource" not in errors[0]
     failures = [r for r in caplog.records if "failed" in r.getMessage() or r.exc_info]
     assert len(failures) == 3
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in failures)

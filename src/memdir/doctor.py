@@ -124,7 +124,22 @@ def _check_file(memory_dir: MemoryDir, rel: str) -> tuple[list[Problem], Memory 
         return [Problem(rel, None, "unreadable", f"{rel} cannot be read: {exc.strerror}")], None
     if os.path.basename(rel) == ENTRYPOINT_NAME or _is_log(rel):
         return _check_markup(rel, text), None
-    return _check_frontmatter(rel, text) + _check_markup(rel, text), Memory.parse(text)
+    return _check_frontmatter(rel, text) + _check_markup(rel, text) + _check_conflict(rel, text), Memory.parse(text)
+
+
+def _check_conflict(rel: str, text: str) -> list[Problem]:
+    """A conflict copy team sync kept: a person has to choose, and the row says how."""
+    from memdir.model.conflicts import conflict_of, conflict_original, is_conflict_copy
+
+    if not is_conflict_copy(rel):
+        return []
+    key = rel.removeprefix("team/")
+    original = conflict_of(text) or conflict_original(key) or key
+    message = (
+        f"{rel} is a conflicting copy of {original} kept by team sync; choose with "
+        f"'memdir team resolve {key} --keep mine|theirs|both' (or --edit)"
+    )
+    return [Problem(rel, None, "conflict-copy", message)]
 
 
 def _check_markup(rel: str, text: str) -> list[Problem]:
@@ -337,7 +352,12 @@ def _check_index(
             continue
         target = rel[len(base) + 1 :] if base else rel
         if target not in listed:
-            problems.append(Problem(rel, None, "index-missing", f"{rel} is not listed in {index_rel}"))
+            why = ""
+            if not (memory.name and memory.description):
+                why = "; --fix cannot add its line until the file's frontmatter has a name and a description"
+            elif rel in doubtful:
+                why = "; --fix cannot add its line until the file's frontmatter reads cleanly (see its other problem)"
+            problems.append(Problem(rel, None, "index-missing", f"{rel} is not listed in {index_rel}{why}"))
             missing.append((target, memory))
     if fix and (dangling or missing):
         entries = [

@@ -106,3 +106,11 @@ def test_the_add_help_example_uses_printf_and_counts_speak_in_the_singular(run):
     os.environ.setdefault("COLUMNS", "120")
     listed = run("list")
     assert "1 memories" not in listed.output
+
+
+def test_doctor_says_why_the_fix_cannot_list_a_memory(run, tmp_path: Path):
+    assert _add(run).exit_code == 0
+    (tmp_path / "memory" / "project_broken.md").write_text("---\nname: Broken\ntype: project\n---\n\nbody\n")
+    fixed = run("doctor", "--fix")
+    assert "project_broken.md is not listed in MEMORY.md; --fix cannot add its line until" in fixed.output
+    assert "has a name and a description" in fixed.output

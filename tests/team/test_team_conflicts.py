@@ -302,3 +302,12 @@ def test_a_pull_killed_half_way_has_saved_the_base_of_the_keys_it_settled(team_s
         pytest.skip("the pull finished before it could be killed")
     base = load_base(str(team), team_server.url, REPO)
     assert len(base) >= len(written) - 25, (len(base), len(written))
+
+
+def test_doctor_names_a_conflict_copy_and_the_command_that_resolves_it(clone, tmp_path: Path):
+    _alice, _bob, copy = _conflicted(clone, tmp_path)
+    doctor = clone("bob", "doctor")
+    assert doctor.exit_code == 1
+    assert f"conflicting copy of project_deploy.md kept by team sync; choose with 'memdir team resolve {copy}" in (
+        doctor.output
+    )

@@ -105,3 +105,20 @@ def test_a_memory_extraction_writes_in_the_nested_layout_records_its_session_as_
     written = place.file("project_deploys.md")
     assert f"  originSessionId: {SESSION}\n" in written and "  type: project\n" in written
     assert place.json("history", "project_deploys.md")[0]["by"] == f"extract:{SESSION}"  # type: ignore[index]
+
+
+def test_in_review_mode_the_dream_proposes_its_deletion_and_says_so(place: Place) -> None:
+    place.run("add", "--type", "user", "--name", "Role", "--description", "Leads payments", "--body", "Old.")
+    set_mode(place, "review")
+    script = place.root / "dream.json"
+    delete = {"name": "Delete", "input": {"file_path": str(place.memory / "user_role.md")}}
+    script.write_text(json.dumps({"responses": [{"tool_calls": [delete]}, {"text": "done"}]}), encoding="utf-8")
+    result = place.run("dream", "--force", "--model", f"scripted:{script}")
+    assert "its changes are proposals" in result.stdout  # type: ignore[attr-defined]
+    assert (place.memory / "user_role.md").exists()
+    proposals = place.json("review")
+    assert [(p["file"], p["change"]) for p in proposals] == [("user_role.md", "delete")]  # type: ignore[union-attr]
+    assert proposals[0]["by"].startswith("dream:")  # type: ignore[index]
+    place.run("review", "accept", str(proposals[0]["id"]))  # type: ignore[index]
+    assert not (place.memory / "user_role.md").exists()
+    assert "user_role.md" not in place.file("MEMORY.md")

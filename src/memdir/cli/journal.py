@@ -97,3 +97,5 @@ def dream(
         echo_json(report.as_json())
     else:
         _print_report(report)
+        if report.ran and state.config.setting("agentWrites") == "review":
+            click.echo("memdir.agentWrites is review: its changes are proposals, not yet memories; see 'memdir review'")

@@ -95,3 +95,25 @@ def test_each_page_reads_well_at_desktop_and_phone_width(
         page.screenshot(path=str(ARTIFACTS / f"polish-{name}-{width}.png"), full_page=True)
     page.goto(base + "/?q=payments")
     assert page.locator("mark").count() >= 2
+
+
+def test_a_conflict_is_resolved_from_a_side_by_side_page(client: TestClient, memory_root: Path):
+    from memdir.model.conflicts import mark_conflict_copy
+
+    team = memory_root / "team"
+    team.mkdir()
+    theirs = "---\nname: Deploys\ndescription: when we deploy\ntype: project\n---\n\nWednesdays.\n"
+    mine = "---\nname: Deploys\ndescription: when we deploy\ntype: project\n---\n\nThursdays.\n"
+    (team / "MEMORY.md").write_text("- [Deploys](project_deploys.md) — when we deploy\n")
+    (team / "project_deploys.md").write_text(theirs)
+    copy = "project_deploys.conflict-20261126T005331Z.md"
+    (team / copy).write_text(mark_conflict_copy(mine, "project_deploys.md", "2026-11-26 00:53 UTC", "bob@laptop"))
+    assert "1 conflicting copy to resolve" in client.get("/team").text
+    assert f'href="/conflicts/{copy}"' in client.get("/conflicts").text
+    page = client.get(f"/conflicts/{copy}").text
+    assert "Thursdays." in page and "Wednesdays." in page and 'value="mine"' in page
+    csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    done = client.post(f"/conflicts/{copy}", data={"csrf": csrf, "keep": "mine"}, follow_redirects=False)
+    assert done.status_code == 303
+    assert (team / "project_deploys.md").read_text() == mine and not (team / copy).exists()
+    assert "conflict" not in (team / "MEMORY.md").read_text()

@@ -44,7 +44,9 @@ from memdir.store.memdir import MemoryDir, default_filename
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
+from memdir.team.resolve import pending_conflicts
 from memdir.team.sync import TeamStatus
+from memdir.ui.conflicts import conflict_routes
 from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
@@ -339,12 +341,12 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
     async def team(request: Request) -> Response:
         config = services.config
 
-        def gather() -> tuple[list[MemoryHeader], Any]:
+        def gather() -> tuple[list[MemoryHeader], Any, Any]:
             files = [h for h in md.list() if h.filename.startswith("team/")]
             local = read_local_team_memory(config.team_dir) if os.path.isdir(config.team_dir) else None
-            return files, local
+            return files, local, pending_conflicts(config.team_dir) if os.path.isdir(config.team_dir) else []
 
-        files, local = await work(gather)
+        files, local, conflicts = await work(gather)
         status: TeamStatus | None = None
         status_error: str | None = None
         if request.query_params.get("check") == "1" and services.team_status is not None:
@@ -363,6 +365,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             configured=services.team_status is not None,
             sync=status,
             sync_error=status_error,
+            conflicts=conflicts,
         )
 
     async def static(request: Request) -> Response:
@@ -387,6 +390,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
         Route("/doctor", page(doctor), methods=["GET"]),
         Route("/doctor", page(doctor_fix), methods=["POST"]),
         Route("/team", page(team)),
+        *conflict_routes(services.config.team_dir, render=render, work=work, form_of=form_of, page=page),
         Route("/static/{name}", static),
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: method_not_allowed})

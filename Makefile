@@ -14,8 +14,10 @@ $(BIN)/python:
 venv: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML playwright langmem
 
+# The README's tour uses the web view, the MCP server, team sync and hybrid recall: their extras too.
+DEMO_EXTRAS := ui,mcp,server,team,embed
 demo: $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[$(DEMO_EXTRAS)]'
 	$(BIN)/python -m memdir.demo
 	@echo
 	@echo "memdir is installed in $(VENV): run $(BIN)/memdir --help,"

@@ -196,3 +196,26 @@ def test_the_readme_model_commands_run_against_a_local_anthropic_server(sandbox)
         assert "Traceback" not in result.stderr, command
     assert calls['memdir recall "deploy the api" --selector llm'] == 1
     assert calls["memdir extract --transcript ~/.claude/projects/-p/SESSION.jsonl"] >= 1
+
+
+# What each README command needs beyond the core, as the CLI's "pip install 'memdir[...]'" says.
+_EXTRA_OF = {
+    r"--selector hybrid|--selector embed": "embed",
+    r"^memdir ui\b": "ui",
+    r"^memdir mcp\b": "mcp",
+    r"^memdir team (serve|token)\b": "server",
+    r"^memdir team (sync|pull|push|status|log|show|restore|resolve)\b": "team",
+}
+
+
+def test_make_demo_installs_every_extra_the_readme_tour_uses():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    installed = set(re.search(r"^DEMO_EXTRAS := (.+)$", makefile, re.M).group(1).split(","))  # type: ignore[union-attr]
+    assert "$(DEMO_EXTRAS)" in makefile.split("\ndemo:", 1)[1].split("\n\n", 1)[0]
+    needed = {
+        extra
+        for command in shell_commands(README)
+        for pattern, extra in _EXTRA_OF.items()
+        if re.search(pattern, command)
+    }
+    assert needed and needed <= installed, needed - installed

@@ -393,3 +393,16 @@ def test_history_names_the_mcp_client_and_restore_brings_a_forgotten_memory_back
     assert "feedback_real_db_in_tests.md" in (tmp_path / "mem" / "MEMORY.md").read_text(encoding="utf-8")
     payload = read.structured_content
     assert payload["origin"]["by"].startswith("mcp:") and payload["lastChange"]["version"] == 4
+
+
+def test_remember_warns_when_the_description_is_longer_than_doctor_accepts(server):
+    async def body(client):
+        long = await client.call_tool(
+            "remember", {"type": "project", "name": "Long", "description": "word " * 250, "body": "x"}
+        )
+        short = await client.call_tool("remember", {"type": "project", "name": "Short", "description": "short one"})
+        return long, short
+
+    long, short = run(server, body)
+    assert long.is_error is False and "long-description" in long.structured_content["warning"]
+    assert "warning" not in short.structured_content

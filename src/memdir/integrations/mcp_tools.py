@@ -260,7 +260,17 @@ class MemoryToolbox:
         except MemdirError as exc:
             return Outcome.refused(exc)
         entry = IndexEntry(title=memory.name or "", file=result.file, hook=memory.description or "")
-        return Outcome(ok=True, payload=_save_json("created" if result.created else "replaced", result, entry))
+        payload = _save_json("created" if result.created else "replaced", result, entry)
+        from memdir.model.memory import DESCRIPTION_SOFT_LIMIT
+        from memdir.model.text import utf16_len
+
+        if utf16_len(memory.description or "") > DESCRIPTION_SOFT_LIMIT:
+            payload["warning"] = (
+                f"the description is {utf16_len(memory.description or '')} characters, over the "
+                f"{DESCRIPTION_SOFT_LIMIT} doctor accepts (long-description): call update with one specific "
+                "line and move the detail into the body"
+            )
+        return Outcome(ok=True, payload=payload)
 
     def update(
         self,

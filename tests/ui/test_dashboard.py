@@ -183,3 +183,30 @@ def test_a_token_that_cannot_list_tokens_is_shown_no_tokens_link(server: TestCli
     sign_in(server, storage.create_token(["acme/widgets"]))
     page = server.get("/dashboard/").text
     assert "acme/widgets" in page and 'href="/dashboard/tokens"' not in page
+
+
+def test_a_history_row_opens_its_diff_and_an_admin_restores_it(server: TestClient, storage: Storage) -> None:
+    writer = storage.create_token(["acme/widgets"])
+    assert push(server, writer, "acme/widgets", {"deploy.md": "Tuesdays\n"}) == 200
+    assert push(server, writer, "acme/widgets", {"deploy.md": "Fridays\n"}) == 200
+    admin = storage.create_token(["acme/*"], admin=True)
+    sign_in(server, admin)
+    repo = server.get("/dashboard/repo", params={"name": "acme/widgets"}).text
+    assert "/dashboard/change?name=acme/widgets&amp;key=deploy.md&amp;version=2" in repo
+    change = server.get("/dashboard/change", params={"name": "acme/widgets", "key": "deploy.md", "version": "2"}).text
+    assert '<span class="del">-Tuesdays</span>' in change and '<span class="add">+Fridays</span>' in change
+    first = server.get("/dashboard/change", params={"name": "acme/widgets", "key": "deploy.md", "version": "1"}).text
+    me = first.split('name="me" value="', 1)[1].split('"', 1)[0]
+    form = {"me": me, "name": "acme/widgets", "key": "deploy.md", "version": "1"}
+    assert server.post("/dashboard/restore", data={**form, "me": "wrong"}).status_code == 403
+    done = server.post("/dashboard/restore", data=form, follow_redirects=False)
+    assert done.status_code == 303
+    assert (storage.get_repo("acme/widgets") or pytest.fail("gone")).entries["deploy.md"] == "Tuesdays\n"
+
+
+def test_a_token_that_is_no_admin_sees_the_diff_but_no_restore(server: TestClient, storage: Storage) -> None:
+    writer = storage.create_token(["acme/widgets"])
+    assert push(server, writer, "acme/widgets", {"deploy.md": "Tuesdays\n"}) == 200
+    sign_in(server, writer)
+    change = server.get("/dashboard/change", params={"name": "acme/widgets", "key": "deploy.md", "version": "1"})
+    assert change.status_code == 200 and "+Tuesdays" in change.text and "/dashboard/restore" not in change.text

@@ -381,7 +381,7 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             Route(API_PATH, team_memory, methods=["GET", "PUT", "DELETE"]),
             Route(HISTORY_PATH, history, methods=["GET"]),
             Route(VERSION_PATH, version, methods=["GET"]),
-            Mount(DASHBOARD_PATH, create_dashboard(storage, refusals)),
+            Mount(DASHBOARD_PATH, create_dashboard(storage, refusals, config)),
         ],
         exception_handlers={StorageUnavailable: unavailable},
     )

@@ -9,11 +9,13 @@ HttpOnly, SameSite=Strict cookie; a client that sends ``Authorization: Bearer`` 
 
 from __future__ import annotations
 
+import difflib
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -96,8 +98,9 @@ class _Denied(Exception):
         self.message = message
 
 
-def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
-    """The dashboard app, to mount at :data:`DASHBOARD_PATH` in the team server."""
+def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None) -> Starlette:
+    """The dashboard app, to mount at :data:`DASHBOARD_PATH` in the team server (``config``, the
+    server's :class:`~memdir.server.app.ServerConfig`, gives a restore its entry limit and retention)."""
     pages = page_environment("memdir.server")
 
     def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
@@ -188,6 +191,56 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
             raise _Denied(404, f"repository {repo!r} has no file {key!r}")
         return render(request, "dash_file.html", title=key, repo=repo, key=key, text=state.entries[key])
 
+    async def change_page(request: Request, scope: TokenScope, token: str) -> Response:
+        """One history row: what that version changed (a diff against the version before) and, for
+        an administrator, a button that makes it current again."""
+        repo = repo_param(request, scope)
+        key = validate_key(request.query_params.get("key", ""))
+        version = _version(request.query_params.get("version", ""))
+        entry = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=version))
+        if entry is None:
+            raise _Denied(404, f"repository {repo!r} has no version {version} of {key!r}")
+        rows = await run_in_threadpool(lambda: storage.history(repo, key, limit=_HISTORY_ROWS))
+        older = next((row for row in rows if row.version < version), None)
+        before = None
+        if older is not None and not older.deleted:
+            found = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=older.version))
+            before = found.content if found is not None else None
+        after = "" if entry.deleted else (entry.content or "")
+        diff = list(
+            difflib.unified_diff(
+                (before or "").splitlines(), after.splitlines(), "before", f"version {version}", lineterm=""
+            )
+        )[2:]
+        return render(
+            request, "dash_change.html", title=f"{key} at version {version}", repo=repo, key=key, entry=entry,
+            diff=diff, admin=scope.admin, me=token_id(token), restorable=entry.content is not None,
+        )  # fmt: skip
+
+    async def restore(request: Request, scope: TokenScope, token: str) -> Response:
+        if not same_origin(request):
+            raise _Denied(403, "restore from this site only")
+        form = await read_form(request)
+        if form.get("me") != token_id(token):  # a page of another site cannot know it
+            raise _Denied(403, "this form was not made for your sign-in; reload the page")
+        if not scope.admin:
+            raise _Denied(403, "restoring is for administrators (a token created with --admin)")
+        repo = form.get("name", "")
+        if not scope.allows(repo):
+            raise _Denied(403, f"this token is not allowed to write repository {repo!r}")
+        key = validate_key(form.get("key", ""))
+        version = _version(form.get("version", ""))
+        entry = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=version))
+        if entry is None or entry.content is None:
+            raise _Denied(404, f"repository {repo!r} has no version {version} of {key!r} to restore")
+        text = entry.content
+        limit = getattr(config, "max_entries", 1000)
+        retention = getattr(config, "retention", None)
+        await run_in_threadpool(
+            lambda: storage.put_entries(repo, {key: text}, None, max_entries=limit, by=scope.name, retention=retention)
+        )
+        return RedirectResponse(f"{DASHBOARD_PATH}/repo?name={quote(repo)}", status_code=303)
+
     async def tokens_page(request: Request, scope: TokenScope, token: str) -> Response:
         if not scope.admin:
             raise _Denied(403, "the token list is for administrators (a token created with --admin)")
@@ -233,8 +286,16 @@ def create_dashboard(storage: Storage, refusals: RefusalLog) -> Starlette:
         Route("/repo", page(repo_page)),
         Route("/file", page(file_page)),
         Route("/tokens", page(tokens_page)),
+        Route("/change", page(change_page)),
+        Route("/restore", page(restore), methods=["POST"]),
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
         Route("/static/{name}", static),
     ]
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+
+
+def _version(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 2**62:
+        raise _Denied(400, f"version {text[:20]!r} is not a version number")
+    return int(text)

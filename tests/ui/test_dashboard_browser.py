@@ -54,6 +54,17 @@ def test_a_person_signs_in_and_sees_files_a_refused_secret_and_the_tokens(
         history = page.locator("table").nth(2).inner_text()
         assert "notes/oncall.md" in history and "alice" in history and "written" in history
         page.screenshot(path=str(ARTIFACTS / "dashboard-repo.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        lines = page.eval_on_selector_all("table code", "els => els.map(e => e.getClientRects().length)")
+        assert set(lines) == {1}, lines  # every name on one line, not squeezed to a few letters a line
+        page.screenshot(path=str(ARTIFACTS / "dashboard-repo-390.png"), full_page=True)
+        page.get_by_role("link", name="written: see the diff").first.click()
+        page.wait_for_url(lambda url: "/dashboard/change" in url)
+        assert page.get_by_role("button", name="Restore").is_visible()
+        page.screenshot(path=str(ARTIFACTS / "dashboard-change-390.png"), full_page=True)
+        page.go_back()
+        page.set_viewport_size({"width": 1100, "height": 800})
 
         page.get_by_role("link", name="notes/oncall.md").click()
         page.wait_for_url(lambda url: "/dashboard/file" in url)

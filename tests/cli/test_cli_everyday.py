@@ -114,3 +114,24 @@ def test_doctor_says_why_the_fix_cannot_list_a_memory(run, tmp_path: Path):
     fixed = run("doctor", "--fix")
     assert "project_broken.md is not listed in MEMORY.md; --fix cannot add its line until" in fixed.output
     assert "has a name and a description" in fixed.output
+
+
+def test_restore_and_merge_leave_the_personal_index_listing_exactly_the_memories_present(run, tmp_path: Path):
+    from memdir.model.index import parse_entries
+
+    memory = tmp_path / "memory"
+
+    def listed() -> list[str]:
+        return sorted(entry.file for _, entry in parse_entries((memory / "MEMORY.md").read_text("utf-8")))
+
+    def present() -> list[str]:
+        return sorted(p.name for p in memory.glob("*.md") if p.name != "MEMORY.md")
+
+    assert run("add", "--type", "project", "--name", "Deploys", "--description", "Tuesdays").exit_code == 0
+    assert run("add", "--type", "project", "--name", "Release", "--description", "Fridays at noon").exit_code == 0
+    assert run("rm", "project_deploys.md").exit_code == 0
+    assert run("restore", "project_deploys.md", "--version", "1").exit_code == 0
+    assert listed() == present() == ["project_deploys.md", "project_release.md"]
+    merged = run("merge", "project_release.md", "project_deploys.md")
+    assert merged.exit_code == 0, merged.output
+    assert listed() == present()

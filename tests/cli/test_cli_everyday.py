@@ -132,6 +132,6 @@ def test_restore_and_merge_leave_the_personal_index_listing_exactly_the_memories
     assert run("rm", "project_deploys.md").exit_code == 0
     assert run("restore", "project_deploys.md", "--version", "1").exit_code == 0
     assert listed() == present() == ["project_deploys.md", "project_release.md"]
-    merged = run("merge", "project_release.md", "project_deploys.md")
+    merged = run("merge", "Release", "project_deploys")  # a title and a name without .md
     assert merged.exit_code == 0, merged.output
     assert listed() == present()

@@ -140,6 +140,7 @@ def merge(state: CliState, keep: str, absorb: str) -> None:
     """Merge ABSORB into KEEP: KEEP keeps its file, name and description and gains ABSORB's text;
     ABSORB leaves MEMORY.md and the directory (its text stays in KEEP and in the local history),
     and [[links]] to ABSORB now reach KEEP."""
-    result = merge_memories(state.memory_dir, keep, absorb)
+    directory = state.memory_dir
+    result = merge_memories(directory, find_memory(directory, keep), find_memory(directory, absorb))
     note = f"; links updated in {', '.join(result.relinked)}" if result.relinked else ""
     click.echo(f"merged {result.removed} into {result.kept}{note}")

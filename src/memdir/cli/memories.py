@@ -128,9 +128,7 @@ def warn_long_description(description: str) -> None:
 def _update(state: CliState, file: str, memory: Memory) -> None:
     """Replace an existing memory's content, keeping its file name and its place in MEMORY.md."""
     directory = state.memory_dir
-    if not directory.exists(file):
-        fail(f"no memory file {file!r} to update; see memdir list")
-    rel = directory.relative(directory.resolve(file))
+    rel = find_memory(directory, file)
     result = directory.save(memory, file=rel, force=True)
     if result.index_refused is not None:
         click.echo(f"memdir: saved {result.file} without an index line: {result.index_refused}", err=True)

@@ -11,7 +11,7 @@ from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, progress
 from memdir.config import open_index
 from memdir.recall.stored_lexical import StoredPostings
-from memdir.store.files import ensure_dir
+from memdir.store.files import FILE_MODE, ensure_dir
 
 if TYPE_CHECKING:
     from memdir.store.index_db import MemoryIndex, RefreshStats
@@ -50,7 +50,7 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
 
     with open_index(state.config) as index:
         ensure_dir(os.path.dirname(index.path) or ".")
-        lock = FileLock(index.path + ".build.lock")
+        lock = FileLock(index.path + ".build.lock", mode=FILE_MODE)  # 0600, as every file memdir makes
         try:
             lock.acquire(timeout=0 if background else -1)
         except Timeout:

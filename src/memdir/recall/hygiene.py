@@ -63,8 +63,9 @@ def _disagreements(similarity: Similarity) -> list[Note]:
     notes: list[Note] = []
     headers = similarity.headers
     numbers = [_numbers(h) for h in headers]
+    near = similarity.candidates(DISAGREE_FLOOR)
     for i, a in enumerate(headers):
-        for j in range(i + 1, len(headers)):
+        for j in near[i]:
             if not numbers[i] or not numbers[j] or numbers[i] == numbers[j]:
                 continue
             score = similarity.overlap(similarity.terms[i], similarity.terms[j])

@@ -115,17 +115,45 @@ class Similarity:
         found.sort(key=lambda near: (-near.score, -near.header.time_ms))
         return found[:limit]
 
+    def candidates(self, floor: float) -> list[list[int]]:
+        """For each memory (by position), the later ones whose overlap with it may reach ``floor``,
+        ascending: every pair that does is among them, without comparing every pair (100,000
+        memories are five billion pairs).
+
+        Prefix filtering: take a memory's words rarest first until they weigh more than ``1 - floor``
+        of its whole weight. Two memories that share none of those words share less than ``floor`` of
+        the first one's weight, so less than ``floor`` of their union: only memories holding one of
+        those (rare) words can qualify."""
+        holders: dict[str, list[int]] = {}
+        for i, terms in enumerate(self.terms):
+            for term in terms:
+                holders.setdefault(term, []).append(i)
+        later: list[set[int]] = [set() for _ in self.terms]
+        for i, terms in enumerate(self.terms):
+            ordered = sorted(terms, key=lambda term: (-self._weight(term), term))
+            needed = (1.0 - floor) * sum(self._weight(term) for term in terms) * (1.0 + 1e-9)
+            seen = 0.0
+            for term in ordered:
+                for j in holders[term]:
+                    if j > i:
+                        later[i].add(j)
+                    elif j < i:
+                        later[j].add(i)
+                seen += self._weight(term)
+                if seen > needed:
+                    break
+        return [sorted(found) for found in later]
+
     def clusters(self) -> list[list[MemoryHeader]]:
         """Groups of stored memories that are near one another (each member near the first)."""
         taken = [False] * len(self.headers)
         groups: list[list[MemoryHeader]] = []
+        near = self.candidates(self.floor)
         for i in range(len(self.headers)):
             if taken[i]:
                 continue
             members = [i] + [
-                j
-                for j in range(i + 1, len(self.headers))
-                if not taken[j] and self.overlap(self.terms[i], self.terms[j]) >= self.floor
+                j for j in near[i] if not taken[j] and self.overlap(self.terms[i], self.terms[j]) >= self.floor
             ]
             if len(members) > 1:
                 for j in members:

@@ -152,6 +152,9 @@ class LLMSelector:
             newest = request.store.newest(keep + len(taken))
             fresh = unexpired([(header, 0.0) for header in newest if header.path not in taken], request.now_s)
             shown.extend([header for header, _ in fresh][: keep - len(shown)])
+        # Shown newest first, as Claude Code orders its manifest: a store of 200 or fewer memories
+        # then gives the model the very manifest Claude Code would.
+        shown.sort(key=lambda h: (-h.mtime_ms, h.filename))
         total = int(request.store.count()) - len(request.exclude)
         if not shown:
             return StoreSelection(Selection(files=(), selector=self.name), {})

@@ -33,3 +33,16 @@ def test_the_candidate_pairs_hold_every_pair_that_reaches_the_floor(seed, floor)
         assert set(wanted) <= set(candidates[i]), i
         assert candidates[i] == sorted(candidates[i])
     assert sum(map(len, candidates)) < len(terms) * (len(terms) - 1) / 2  # not every pair
+
+
+def test_candidates_among_some_memories_pair_only_those():
+    similarity = Similarity(store(4))
+    among = list(range(0, 150, 3))
+    chosen = set(among)
+    candidates = similarity.candidates(0.4, among=among)
+    terms = similarity.terms
+    for i in range(len(terms)):
+        assert set(candidates[i]) <= chosen
+        if i in chosen:
+            wanted = {j for j in among if j > i and similarity.overlap(terms[i], terms[j]) >= 0.4}
+            assert wanted <= set(candidates[i])

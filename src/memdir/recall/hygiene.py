@@ -63,7 +63,8 @@ def _disagreements(similarity: Similarity) -> list[Note]:
     notes: list[Note] = []
     headers = similarity.headers
     numbers = [_numbers(h) for h in headers]
-    near = similarity.candidates(DISAGREE_FLOOR)
+    # Only memories that hold a number can give two values of one fact.
+    near = similarity.candidates(DISAGREE_FLOOR, among=[i for i, found in enumerate(numbers) if found])
     for i, a in enumerate(headers):
         for j in near[i]:
             if not numbers[i] or not numbers[j] or numbers[i] == numbers[j]:

@@ -115,7 +115,7 @@ class Similarity:
         found.sort(key=lambda near: (-near.score, -near.header.time_ms))
         return found[:limit]
 
-    def candidates(self, floor: float) -> list[list[int]]:
+    def candidates(self, floor: float, among: Sequence[int] | None = None) -> list[list[int]]:
         """For each memory (by position), the later ones whose overlap with it may reach ``floor``,
         ascending: every pair that does is among them, without comparing every pair (100,000
         memories are five billion pairs).
@@ -123,13 +123,15 @@ class Similarity:
         Prefix filtering: take a memory's words rarest first until they weigh more than ``1 - floor``
         of its whole weight. Two memories that share none of those words share less than ``floor`` of
         the first one's weight, so less than ``floor`` of their union: only memories holding one of
-        those (rare) words can qualify."""
+        those (rare) words can qualify. ``among``: only these memories (by position) are paired."""
+        positions = range(len(self.terms)) if among is None else among
         holders: dict[str, list[int]] = {}
-        for i, terms in enumerate(self.terms):
-            for term in terms:
+        for i in positions:
+            for term in self.terms[i]:
                 holders.setdefault(term, []).append(i)
         later: list[set[int]] = [set() for _ in self.terms]
-        for i, terms in enumerate(self.terms):
+        for i in positions:
+            terms = self.terms[i]
             ordered = sorted(terms, key=lambda term: (-self._weight(term), term))
             needed = (1.0 - floor) * sum(self._weight(term) for term in terms) * (1.0 + 1e-9)
             seen = 0.0

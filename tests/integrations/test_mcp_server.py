@@ -406,3 +406,18 @@ def test_remember_warns_when_the_description_is_longer_than_doctor_accepts(serve
     long, short = run(server, body)
     assert long.is_error is False and "long-description" in long.structured_content["warning"]
     assert "warning" not in short.structured_content
+
+
+def test_update_warns_when_the_new_description_is_longer_than_doctor_accepts(server):
+    async def body(client):
+        saved = await client.call_tool(
+            "remember", {"type": "project", "name": "Freeze", "description": "short", "body": "x"}
+        )
+        file = saved.structured_content["file"]
+        long = await client.call_tool("update", {"file": file, "description": "word " * 250})
+        short = await client.call_tool("update", {"file": file, "description": "short again"})
+        return long, short
+
+    long, short = run(server, body)
+    assert long.is_error is False and "long-description" in long.structured_content["warning"]
+    assert "update" in long.structured_content["warning"] and "warning" not in short.structured_content

@@ -146,6 +146,18 @@ def test_saving_goes_through_the_store_and_keeps_the_index_in_step(client: TestC
     assert "Saved." in shown and "reviews &lt;quickly&gt;" in shown
 
 
+def test_a_save_with_a_description_longer_than_doctor_accepts_is_kept_and_says_so(
+    client: TestClient, memory_root: Path
+) -> None:
+    page = client.get("/m/user_role.md").text
+    form = {"csrf": csrf_of(page), "stamp": stamp_of(page), "name": "Role", "type": "user", "body": "Edited."}
+    response = client.post("/m/user_role.md", data={**form, "description": "word " * 60}, follow_redirects=False)
+    assert response.status_code == 303
+    shown = client.get("/m/user_role.md?saved=1").text
+    assert "Saved." in shown and "long-description" in shown and "over the 200" in shown
+    assert "word word" in (memory_root / "user_role.md").read_text(encoding="utf-8")
+
+
 def test_other_frontmatter_fields_survive_an_edit(client: TestClient, memory_root: Path) -> None:
     path = memory_root / "reference_dash.md"
     path.write_text("---\nname: Dash\ndescription: the dashboard\ntype: reference\nowner: ops\n---\n\nbody\n", "utf-8")

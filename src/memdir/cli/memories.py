@@ -114,15 +114,11 @@ def add(
 def warn_long_description(description: str) -> None:
     """Say so when a description is longer than ``doctor`` accepts: the memory is saved, but recall
     and the index show a description, not a paragraph."""
-    from memdir.model.memory import DESCRIPTION_SOFT_LIMIT
-    from memdir.model.text import utf16_len
+    from memdir.model.memory import long_description_warning
 
-    if utf16_len(description) > DESCRIPTION_SOFT_LIMIT:
-        click.echo(
-            f"memdir: the description is {utf16_len(description)} characters, over the {DESCRIPTION_SOFT_LIMIT} "
-            "doctor accepts (long-description); keep it to one specific line and put detail in --body",
-            err=True,
-        )
+    warning = long_description_warning(description)
+    if warning is not None:
+        click.echo(f"memdir: {warning}", err=True)
 
 
 def _update(state: CliState, file: str, memory: Memory) -> None:

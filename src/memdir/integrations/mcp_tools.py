@@ -261,15 +261,7 @@ class MemoryToolbox:
             return Outcome.refused(exc)
         entry = IndexEntry(title=memory.name or "", file=result.file, hook=memory.description or "")
         payload = _save_json("created" if result.created else "replaced", result, entry)
-        from memdir.model.memory import DESCRIPTION_SOFT_LIMIT
-        from memdir.model.text import utf16_len
-
-        if utf16_len(memory.description or "") > DESCRIPTION_SOFT_LIMIT:
-            payload["warning"] = (
-                f"the description is {utf16_len(memory.description or '')} characters, over the "
-                f"{DESCRIPTION_SOFT_LIMIT} doctor accepts (long-description): call update with one specific "
-                "line and move the detail into the body"
-            )
+        _warn_long_description(payload, memory.description)
         return Outcome(ok=True, payload=payload)
 
     def update(
@@ -309,6 +301,7 @@ class MemoryToolbox:
         entry = IndexEntry(title=after.name or "", file=result.file, hook=after.description or "")
         payload = _save_json("updated", result, entry)
         payload["changed"] = changed
+        _warn_long_description(payload, after.description)
         return Outcome(ok=True, payload=payload)
 
     def forget(self, file: str) -> Outcome:
@@ -333,3 +326,13 @@ class MemoryToolbox:
                 "index_changed": result.index_changed,
             },
         )
+
+
+def _warn_long_description(payload: dict[str, object], description: str | None) -> None:
+    """A saved memory whose description is longer than ``doctor`` accepts: the answer says so, and
+    that ``update`` fixes it."""
+    from memdir.model.memory import long_description_warning
+
+    warning = long_description_warning(description)
+    if warning is not None:
+        payload["warning"] = f"{warning}; call update with a shorter description"

@@ -47,6 +47,7 @@ __all__ = [
     "Memory",
     "MemoryType",
     "decode_memory_bytes",
+    "long_description_warning",
     "normalize_newlines",
     "parse_frontmatter",
     "parse_memory_type",
@@ -56,6 +57,23 @@ __all__ = [
 
 
 DESCRIPTION_SOFT_LIMIT = 200
+
+
+def long_description_warning(description: str | None) -> str | None:
+    """What every write path says when a description is longer than ``doctor`` accepts, or None.
+
+    The memory is still saved (Claude Code writes such memories too), but the index and recall show
+    a description, not a paragraph, so each surface says so in the same words, at the same limit.
+    """
+    size = utf16_len(description or "")
+    if size <= DESCRIPTION_SOFT_LIMIT:
+        return None
+    return (
+        f"the description is {size} characters, over the {DESCRIPTION_SOFT_LIMIT} doctor accepts "
+        "(long-description): keep it to one specific line and move the detail into the body"
+    )
+
+
 _RESERVED_KEYS = ("name", "description", "type")
 _JS_SPACE = (
     "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"

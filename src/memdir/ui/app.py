@@ -35,7 +35,7 @@ from memdir.errors import (
     SyncError,
 )
 from memdir.model.frontmatter import render_scalar
-from memdir.model.memory import Memory
+from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
@@ -161,7 +161,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
 
     # -- one memory --------------------------------------------------------------------------
     def editor(request: Request, status: int = 200, **context: Any) -> Response:
-        defaults: dict[str, Any] = {"message": None, "error": False, "near": [], "panel": None}
+        defaults: dict[str, Any] = {"message": None, "error": False, "near": [], "panel": None, "warning": None}
         return render(request, "memory.html", status, types=MEMORY_TYPES, **{**defaults, **context})
 
     def extra_fields(memory: Memory) -> list[tuple[str, str]]:
@@ -183,6 +183,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             stamp=stamp,
             text=record.text,
             message="Saved." if saved else None,
+            warning=long_description_warning(record.memory.description),
             new=False,
             versions=versions,
             panel=panel,

@@ -15,7 +15,7 @@ import itertools
 import json
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memdir.config import MemoryConfig, resolve_config
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
     from memdir.llm.base import ChatModel
 
-__all__ = ["TOOL_DESCRIPTIONS", "WRITE_TOOLS", "AgentMemory", "open_session"]
+__all__ = ["TOOL_DESCRIPTIONS", "WRITE_TOOLS", "AgentMemory", "open_session", "tool_functions"]
 
 # What the model reads about each tool: the same four tools in every framework.
 TOOL_DESCRIPTIONS: Mapping[str, str] = {
@@ -231,3 +231,30 @@ def _called_a_write_tool(message: Mapping[str, Any]) -> bool:
         isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") in WRITE_TOOLS
         for block in content
     )
+
+
+def tool_functions(memory: AgentMemory) -> tuple[Callable[..., str], ...]:
+    """The four tools as plain functions over ``memory``, named and typed as a model sees them: each
+    framework builds its tool schema from a function's name and signature, so every adapter wraps
+    these same four rather than writing its own."""
+
+    def recall(query: str) -> str:
+        return memory.recall(query)
+
+    def remember(name: str, description: str, content: str, type: str | None = None) -> str:
+        return memory.remember(name, description, content, type)
+
+    def update(
+        file: str,
+        name: str | None = None,
+        description: str | None = None,
+        type: str | None = None,
+        content: str | None = None,
+        append: str | None = None,
+    ) -> str:
+        return memory.update(file, name, description, type, content, append)
+
+    def forget(file: str) -> str:
+        return memory.forget(file)
+
+    return (recall, remember, update, forget)

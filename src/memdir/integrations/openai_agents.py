@@ -28,7 +28,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session
+from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session, tool_functions
 from memdir.memory_session import MemorySession
 
 try:
@@ -42,28 +42,9 @@ __all__ = ["MemdirAgentMemory", "memdir_tools", "to_conversation"]
 
 
 def _tools(memory: AgentMemory) -> list[FunctionTool]:
-    def recall(query: str) -> str:
-        return memory.recall(query)
-
-    def remember(name: str, description: str, content: str, type: str | None = None) -> str:
-        return memory.remember(name, description, content, type)
-
-    def update(
-        file: str,
-        name: str | None = None,
-        description: str | None = None,
-        type: str | None = None,
-        content: str | None = None,
-        append: str | None = None,
-    ) -> str:
-        return memory.update(file, name, description, type, content, append)
-
-    def forget(file: str) -> str:
-        return memory.forget(file)
-
     return [
         function_tool(f, name_override=f.__name__, description_override=TOOL_DESCRIPTIONS[f.__name__])
-        for f in (recall, remember, update, forget)
+        for f in tool_functions(memory)
     ]
 
 

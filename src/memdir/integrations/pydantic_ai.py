@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memdir.errors import MemdirError
-from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session
+from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session, tool_functions
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
@@ -52,28 +52,9 @@ __all__ = ["MemdirCapability", "memdir_toolset", "memory_tool", "to_conversation
 
 
 def _tools(memory: AgentMemory) -> list[Tool[Any]]:
-    def recall(query: str) -> str:
-        return memory.recall(query)
-
-    def remember(name: str, description: str, content: str, type: str | None = None) -> str:
-        return memory.remember(name, description, content, type)
-
-    def update(
-        file: str,
-        name: str | None = None,
-        description: str | None = None,
-        type: str | None = None,
-        content: str | None = None,
-        append: str | None = None,
-    ) -> str:
-        return memory.update(file, name, description, type, content, append)
-
-    def forget(file: str) -> str:
-        return memory.forget(file)
-
     return [
         Tool(function, takes_ctx=False, name=function.__name__, description=TOOL_DESCRIPTIONS[function.__name__])
-        for function in (recall, remember, update, forget)
+        for function in tool_functions(memory)
     ]
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -55,8 +56,11 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
             lock.acquire(timeout=0 if background else -1)
         except Timeout:
             return  # a build is under way; it covers what this one would do
+        model = state.config.environment.embed_model or None
         try:
             stats, postings = _build(index, rebuild=rebuild, quiet=background)
+            if background:
+                _vector_matrix(index, model, quiet=True, wanted=_ranks_by_embedding(state))
         finally:
             lock.release()
         if background:
@@ -66,13 +70,14 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
             from memdir.recall.embedding import EmbeddingRanker
 
             headers = index.headers()
-            ranker = EmbeddingRanker(model_path=state.config.environment.embed_model or None, cache=index)
+            ranker = EmbeddingRanker(model_path=model, cache=index)
             # In slices, so a bar can move: each slice encodes (and caches) the memories it holds.
             with progress("embedding memories", minimum=1) as advance:
                 for start in range(0, len(headers), EMBED_SLICE):
                     ranker.similarities("warm up", headers[start : start + EMBED_SLICE])
                     advance(min(start + EMBED_SLICE, len(headers)), len(headers))
             embedded = len(headers)
+            _vector_matrix(index, model, quiet=False, ranker=ranker)
         memories = postings.count
     if as_json:
         echo_json(
@@ -95,6 +100,31 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
     )
     if embed:
         click.echo(f"embeddings cached for {embedded} memories")
+
+
+def _ranks_by_embedding(state: CliState) -> bool:
+    """Whether the prompt hook or the other entry points rank by embedding (then the background
+    build makes the matrix of vectors too)."""
+    kinds = {state.config.setting("hookSelector"), state.config.setting("selector")}
+    return bool(kinds & {"embedding", "hybrid", "offline"})
+
+
+def _vector_matrix(
+    index: MemoryIndex, model: str | None, *, quiet: bool, ranker: Any = None, wanted: bool = True
+) -> None:
+    """Bring the memory-mapped matrix of vectors (``memdir.recall.stored_vectors``) in step: after
+    ``--embed``, and in the background for a store that has one or whose selectors rank by
+    embedding (never without the model: the background does not start encoding for nothing)."""
+    from memdir.recall.embedding import EmbeddingRanker, embedding_available
+    from memdir.recall.stored_vectors import StoredVectors
+
+    if ranker is None:
+        exists = bool(glob.glob(glob.escape(index.path) + ".vectors-*"))
+        if not (exists or wanted) or not embedding_available(model):
+            return
+        ranker = EmbeddingRanker(model_path=model, cache=index)
+    with progress("vector matrix", minimum=1 << 62 if quiet else PROGRESS_MINIMUM) as advance:
+        StoredVectors(index, ranker).sync(progress=advance)
 
 
 def _build(index: MemoryIndex, *, rebuild: bool, quiet: bool) -> tuple[RefreshStats, StoredPostings]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -19,7 +20,8 @@ from typing import Any, Protocol
 
 from memdir.errors import ConfigError
 from memdir.recall.currency import WINDOW, admitted_newer_first, newer_first
-from memdir.recall.selector import Selection, SelectionRequest
+from memdir.recall.selector import Selection, SelectionRequest, StoreRequest, StoreSelection, unexpired
+from memdir.recall.stored_vectors import StoredSimilarities, StoredVectors, row_dots
 from memdir.store.scan import MemoryHeader, same_headers
 
 __all__ = [
@@ -252,7 +254,8 @@ class Similarities:
 
     @property
     def mean(self) -> float:
-        return float(self.values.mean()) if len(self.candidates) else 0.0
+        """The exact mean (``fsum``), the same whatever order the candidates come in."""
+        return math.fsum(self.values.tolist()) / len(self.values) if len(self.candidates) else 0.0
 
     @property
     def best(self) -> float:
@@ -320,11 +323,14 @@ class EmbeddingRanker:
         self._vectors: dict[str, Any] = {}
         self._prepared: _Prepared | None = None
         self._queries: dict[str, Any] = {}  # recent query vectors: rank() then select() encode once
+        self._stored: StoredVectors | None = None
 
-    def _ensure(self, hashes: Sequence[str], texts: Sequence[str]) -> None:
+    def _ensure(self, hashes: Sequence[str], texts: Sequence[str], max_encoded: int | None = None) -> bool:
+        """Every vector of ``hashes`` in memory: from memory, the cache, else encoded now; False (none
+        encoded) when more than ``max_encoded`` would have to be."""
         missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in self._vectors}
         if not missing:
-            return
+            return True
         import numpy as np
 
         if self.cache is not None:
@@ -333,6 +339,8 @@ class EmbeddingRanker:
                 if vector.shape == (self.encoder.dimension,):
                     self._vectors[key] = vector
                     missing.pop(key, None)
+        if max_encoded is not None and len(missing) > max_encoded:
+            return False
         if missing:
             keys = list(missing)
             vectors = self.encoder.encode([missing[key] for key in keys])
@@ -340,6 +348,46 @@ class EmbeddingRanker:
             self._vectors.update(fresh)
             if self.cache is not None:
                 self.cache.put_vectors({k: v.tobytes() for k, v in fresh.items()}, self.encoder.model_id)
+        return True
+
+    # -- the stored matrix (memdir.recall.stored_vectors) ----------------------------------------
+    def model_key(self) -> tuple[str, int]:
+        return self.encoder.model_id, int(self.encoder.dimension)
+
+    def vectors_for(self, headers: Sequence[MemoryHeader], *, max_encoded: int | None = None) -> Any | None:
+        """The vectors of ``headers`` as rows of a float32 array (cached ones read, others encoded
+        and cached); None when more than ``max_encoded`` would have to be encoded now."""
+        import numpy as np
+
+        texts = [memory_text(header) for header in headers]
+        hashes = [text_hash(text) for text in texts]
+        if not self._ensure(hashes, texts, max_encoded):
+            return None
+        if not hashes:
+            return np.zeros((0, self.encoder.dimension), dtype=np.float32)
+        return np.stack([self._vectors[h] for h in hashes]).astype(np.float32, copy=False)
+
+    def store_scores(self, query: str, store: Any, *, budget: int | None = None) -> StoredSimilarities | None:
+        """The query's similarity to every memory of a derived index, from its stored matrix (brought
+        up to date first, within ``budget``; a matrix behind it is used as it is). None without one."""
+        if not hasattr(store, "transact"):
+            return None
+        if self._stored is None or self._stored.host is not store:
+            self._stored = StoredVectors(store, self)
+        self._stored.sync(budget=budget)
+        return self._stored.scores(self._query_vector(query))
+
+    def select_store(self, request: StoreRequest) -> StoreSelection | None:
+        """:meth:`select` over the whole store, ranked in its stored matrix."""
+        embedded = self.store_scores(request.query, request.store, budget=request.budget)
+        if embedded is None:
+            return None
+        embedded.exclude = request.exclude
+        best = unexpired(embedded.head(max(request.limit, WINDOW)), request.now_s)
+        admitted = {header.path for header, score in best if score >= self.min_similarity}
+        files = [header.filename for header in admitted_newer_first(request.query, best, admitted)]
+        selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
+        return StoreSelection(selection, {header.filename: header for header, _ in best})
 
     def _prepare(self, candidates: Sequence[MemoryHeader]) -> _Prepared:
         """Vectors for ``candidates``, reused while the list holds the same headers, so a
@@ -373,7 +421,8 @@ class EmbeddingRanker:
     def scores(self, query: str, candidates: Sequence[MemoryHeader]) -> Similarities:
         """The query's similarity to each candidate, as an array the hybrid fuses without a Python loop."""
         prepared = self._prepare(candidates)
-        values = prepared.matrix @ self._query_vector(query) if len(prepared.candidates) else prepared.matrix[:, 0]
+        vector = self._query_vector(query)
+        values = row_dots(prepared.matrix, vector) if len(prepared.candidates) else prepared.matrix[:, 0]
         return Similarities(prepared.candidates, values, prepared)
 
     def similarities(self, query: str, candidates: Sequence[MemoryHeader]) -> list[float]:

@@ -18,6 +18,7 @@ installed and the lexical one otherwise, so every user gets the best ranking the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from memdir.errors import ConfigError
 from memdir.recall.currency import admitted_newer_first, newer_first
@@ -25,11 +26,35 @@ from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
 )
-from memdir.recall.selector import RankingSelector, Selection, SelectionRequest, is_tool_manual
+from memdir.recall.selector import (
+    RankingSelector,
+    Selection,
+    SelectionRequest,
+    StoreRequest,
+    StoreSelection,
+    is_tool_manual,
+    unexpired,
+)
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["HybridSelector"]
+
+
+class _Similar(Protocol):
+    """What fusion reads of the similarities: of a list of headers, or of the whole stored matrix."""
+
+    def __len__(self) -> int: ...
+
+    @property
+    def mean(self) -> float: ...
+
+    @property
+    def best(self) -> float: ...
+
+    def head(self, count: int) -> list[tuple[MemoryHeader, float]]: ...
+
+    def get(self, path: str) -> float | None: ...
 
 
 class HybridSelector:
@@ -60,7 +85,7 @@ class HybridSelector:
         self.fusion = fusion
 
     def _fuse(
-        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Similarities
+        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar
     ) -> list[tuple[MemoryHeader, float]]:
         if self.fusion == "score":
             return self._fuse_scores(lexical, embedded)
@@ -76,7 +101,7 @@ class HybridSelector:
         return _ordered(fused, by_path)
 
     def _fuse_scores(
-        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: Similarities
+        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar
     ) -> list[tuple[MemoryHeader, float]]:
         """BM25 over the best BM25, plus the weighted cosine lift over the mean, over the best lift.
 
@@ -132,6 +157,37 @@ class HybridSelector:
         chosen = admitted_newer_first(request.query, ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
+
+    def select_store(self, request: StoreRequest) -> StoreSelection | None:
+        """:meth:`select` over the whole store: BM25 from the stored postings, similarities from the
+        stored matrix (:mod:`memdir.recall.stored_vectors`), headers read for the best only. The
+        store's mean similarity counts every memory, as the idf does (surfaced and expired ones too)."""
+        ranker = self.embedding if isinstance(self.embedding, EmbeddingRanker) else None
+        if self.embedding is not None and ranker is None:
+            return None  # a ranker without a stored form ranks the headers
+        lexical = self.lexical.rank_store(
+            request.query,
+            request.store,
+            limit=max(100, 10 * request.limit),
+            exclude=request.exclude,
+            budget=request.budget,
+        )
+        if lexical is None:
+            return None
+        lexical = unexpired(lexical, request.now_s)
+        postings = self.lexical.stored(request.store)
+        relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query, postings)}
+        ranked = lexical
+        embedded = None if ranker is None else ranker.store_scores(request.query, request.store, budget=request.budget)
+        if embedded is not None and ranker is not None and postings is not None:
+            embedded.exclude = request.exclude
+            embedded.get_many(postings.row_ids())
+            ranked = unexpired(self._fuse(lexical, embedded), request.now_s)
+            relevant.update(embedded.paths_at_least(ranker.min_similarity))
+        chosen = admitted_newer_first(request.query, ranked, relevant)
+        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
+        selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
+        return StoreSelection(selection, {header.filename: header for header, _ in ranked})
 
 
 def _ordered(fused: dict[str, float], by_path: dict[str, MemoryHeader]) -> list[tuple[MemoryHeader, float]]:

@@ -376,6 +376,10 @@ class StoredPostings:
         self._ids = {header.path: rowid for header, _, rowid in kept}
         return [(header, score) for header, score, _ in kept]
 
+    def row_ids(self) -> dict[str, int]:
+        """The row id of each memory of the last :meth:`best` answer, by path."""
+        return dict(self._ids)
+
     # -- what the relevance floor reads ---------------------------------------------------------
     def __len__(self) -> int:
         return self.count

@@ -26,6 +26,7 @@ LAYERS = {
     "containment": 1,
     "paths": 1,
     "settings": 1,
+    "settings_table": 1,  # every memdir.* key: type, default, check, doc
     "releases": 1,  # which Claude Code release shares the directory, and its rules
     # the memory directory itself
     "store": 2,

@@ -34,9 +34,16 @@ from memdir.paths import (
 from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseFinder, ReleaseHint
 from memdir.settings import Settings, default_managed_dir, load_settings
+from memdir.settings_table import (
+    DEFAULT_SETTINGS,
+    SETTINGS_DEFAULTS,
+    MemdirSettings,
+    resolve_memdir_settings,
+    setting_value,
+)
 from memdir.store.files import WriteObserver, observe_writes
 from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
-from memdir.store.scan import MAX_MEMORY_FILES, cache_file_path
+from memdir.store.scan import cache_file_path
 
 if TYPE_CHECKING:
     from memdir.store.index_db import MemoryIndex
@@ -58,38 +65,9 @@ __all__ = [
     "watch_history",
 ]
 
-# memdir settings keys (inside the "memdir" object) and their defaults; the README lists them.
-SETTINGS_KEYS: Mapping[str, object] = {
-    "scanCap": None,  # memories recall and extraction consider: null = all (in the derived index); 200 = Claude Code
-    "skipIndex": False,  # true: no MEMORY.md in context, and the prompt drops the index step
-    "searchPastContext": True,  # the "Searching past context" prompt section
-    "teamMemory": None,  # true/false forces team memory; null: on when a team server is configured
-    "teamServer": None,  # team sync base URL
-    "model": None,  # model spec for the LLM selector and background agents
-    "selector": "auto",  # auto | offline | llm: llm needs a model; auto uses one when configured
-    "claudeCodeVersion": None,  # the Claude Code release whose rules memdir follows; null: detect it
-    "hookSelector": "lexical",  # the UserPromptSubmit hook's selector; auto/llm let it call the model
-    "derivedIndex": None,  # true/false: scans come from the SQLite index; null: on when scanCap is null
-    "selectorPrefilter": 40,  # above this many candidates the offline ranking picks those the model sees
-    "extractEveryTurns": 1,  # run background extraction every N eligible turns (trailing runs excepted)
-    "extractPrefilter": 40,  # above this many memories the extraction prompt lists those nearest the conversation
-    # session notes (docs/session-memory.md); a field overrides only when it is a positive number
-    "sessionMemory": {
-        "minimumMessageTokensToInit": 10000,  # context size before the first notes are written
-        "minimumTokensBetweenUpdate": 5000,  # context growth between two updates
-        "toolCallsBetweenUpdates": 3,  # tool calls between updates, unless the last turn had none
-        "useForCompaction": True,  # compact from the notes (env ENABLE_/DISABLE_CLAUDE_CODE_SM_COMPACT win)
-        "compact": {"minTokens": 10000, "minTextBlockMessages": 5, "maxTokens": 40000},  # kept window
-    },
-    "dailyLog": False,  # long-lived sessions append to logs/YYYY/MM/YYYY-MM-DD.md; MEMORY.md read-only
-    "dreamMinHours": 24,  # auto-dream: hours since the last consolidation
-    "dreamMinSessions": 5,  # auto-dream: sessions touched since the last consolidation
-    "dreamMaxTurns": 30,  # model turns one dream may take
-    "history": True,  # keep every version of every memory under the config home (docs/history.md)
-    "agentWrites": "direct",  # direct | review (extraction and the dream propose) | off (they may not write)
-}
-
-AGENT_WRITES = ("direct", "review", "off")
+# Each memdir settings key's default, as written in a settings file; the keys, their checks and
+# their docs are the table in memdir.settings_table.
+SETTINGS_KEYS: Mapping[str, object] = SETTINGS_DEFAULTS
 
 DAILY_LOG_ENV = "MEMDIR_DAILY_LOG"
 EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
@@ -125,6 +103,8 @@ class MemoryConfig(NamedTuple):
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
     daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
     memory_stores_env: str | None = None  # CLAUDE_MEMORY_STORES, used from the release that has stores
+    # Every memdir.* setting, checked once: config.memdir.scan_cap is memdir.scanCap (memdir.settings_table).
+    memdir: MemdirSettings = DEFAULT_SETTINGS
 
     @property
     def claude_code(self) -> Release:
@@ -136,40 +116,22 @@ class MemoryConfig(NamedTuple):
         return team_mem_path(self.memory_dir)
 
     def setting(self, key: str) -> object:
-        """A memdir settings key, with its documented default."""
-        return self.settings.memdir(key, SETTINGS_KEYS.get(key))
+        """The checked value of the settings key ``memdir.<key>``, or its default; an unknown key is
+        an error. ``config.memdir.<attribute>`` reads the same value with its type."""
+        return setting_value(self.memdir, key)
 
 
-def _scan_cap(value: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"settings key memdir.scanCap must be a positive integer or null, not {value!r}")
-    return value
-
-
-def _flag(settings: Settings, key: str) -> bool:
-    value = settings.memdir(key, SETTINGS_KEYS[key])
-    if not isinstance(value, bool):
-        raise ConfigError(f"settings key memdir.{key} must be true or false, not {value!r}")
-    return value
-
-
-def _team_enabled(settings: Settings, environment: Environment, enabled: bool) -> bool:
-    forced = settings.memdir("teamMemory", None)
-    if forced is not None and not isinstance(forced, bool):
-        raise ConfigError(f"settings key memdir.teamMemory must be true, false or null, not {forced!r}")
+def _team_enabled(options: MemdirSettings, environment: Environment, enabled: bool) -> bool:
     if not enabled:
         return False
-    if forced is not None:
-        return forced
-    server = environment.team_server or settings.memdir("teamServer", None)
-    return bool(server)
+    if options.team_memory is not None:
+        return options.team_memory
+    return bool(environment.team_server or options.team_server)
 
 
-def _daily_log(settings: Settings, environment: Environment, team_enabled: bool) -> bool:
+def _daily_log(options: MemdirSettings, environment: Environment, team_enabled: bool) -> bool:
     from_env = environment.daily_log
-    daily = env_truthy(from_env) or (not env_defined_falsy(from_env) and _flag(settings, "dailyLog"))
+    daily = env_truthy(from_env) or (not env_defined_falsy(from_env) and options.daily_log)
     if daily and team_enabled:
         raise ConfigError(
             "daily-log mode (memdir.dailyLog or MEMDIR_DAILY_LOG) and team memory (memdir.teamMemory, "
@@ -226,15 +188,16 @@ def resolve_config(
         loaded = settings
     else:
         loaded = load_settings(root, config_home=home, managed_dir=default_managed_dir(environment.managed_dir))
+    options = resolve_memdir_settings(loaded)
     enabled = is_auto_memory_enabled(loaded, environment)
     if memory_dir is not None:
         directory = normalize_root(memory_dir).rstrip(os.sep) + os.sep
     else:
         directory = auto_mem_path(root, settings=loaded, environment=environment)
-    team_enabled = _team_enabled(loaded, environment, enabled)
+    team_enabled = _team_enabled(options, environment, enabled)
     transcripts_dir = os.path.join(projects_dir(home), sanitize_path(root)) + os.sep
     hint = ReleaseHint(
-        setting=loaded.memdir("claudeCodeVersion", SETTINGS_KEYS["claudeCodeVersion"]),
+        setting=options.claude_code_version,
         reported=reported_version,
         transcript=transcript,
         transcripts_dir=transcripts_dir,
@@ -249,16 +212,17 @@ def resolve_config(
         enabled=enabled,
         disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, environment),
         team_enabled=team_enabled,
-        skip_index=_flag(loaded, "skipIndex"),
-        search_past_context=_flag(loaded, "searchPastContext"),
-        scan_cap=_scan_cap(loaded.memdir("scanCap", SETTINGS_KEYS["scanCap"])),
+        skip_index=options.skip_index,
+        search_past_context=options.search_past_context,
+        scan_cap=options.scan_cap,
         extra_guidelines=extra_guidelines_from_env(environment),
         settings=loaded,
         explicit_dir=memory_dir is not None,
-        daily_log=_daily_log(loaded, environment, team_enabled),
+        daily_log=_daily_log(options, environment, team_enabled),
         release=ReleaseFinder(hint),
         memory_stores_env=environment.memory_stores,
         environment=environment,
+        memdir=options,
     )
 
 
@@ -284,12 +248,8 @@ def team_secret_guard(rel: str, content: str) -> None:
 def uses_derived_index(config: MemoryConfig) -> bool:
     """Whether scans come from the derived SQLite index: asked for, or implied by lifting the scan cap
     (a whole-store scan is only fast enough through the index)."""
-    value = config.setting("derivedIndex")
-    if value is None:
-        return config.scan_cap is None
-    if not isinstance(value, bool):
-        raise ConfigError(f"settings key memdir.derivedIndex must be true, false or null, not {value!r}")
-    return value
+    value = config.memdir.derived_index
+    return config.scan_cap is None if value is None else value
 
 
 def open_index(config: MemoryConfig) -> MemoryIndex:
@@ -322,17 +282,12 @@ def watch_history(config: MemoryConfig) -> None:
     (``memdir.history``, on by default). Registering costs nothing: the history database is opened
     at the first write, so a process that only reads (the prompt hook) never opens or imports it."""
     root = config.memory_dir
-    observe_writes(
-        root, partial(_open_history, root, config.config_home) if _flag(config.settings, "history") else None
-    )
+    observe_writes(root, partial(_open_history, root, config.config_home) if config.memdir.history else None)
 
 
 def agent_writes(config: MemoryConfig) -> str:
     """``memdir.agentWrites``: what extraction and the dream may do to the memory directory."""
-    value = config.setting("agentWrites")
-    if value not in AGENT_WRITES:
-        raise ConfigError(f"settings key memdir.agentWrites must be direct, review or off, not {value!r}")
-    return str(value)
+    return config.memdir.agent_writes
 
 
 def agent_memory_dir(config: MemoryConfig, memory_dir: MemoryDir) -> MemoryDir:
@@ -365,7 +320,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     index_check = None
     # A scan cap lifted on purpose is a store too large for any index in context: recall finds its
     # memories. The default (no cap, recall over the whole store) keeps Claude Code's refusal.
-    lifted = config.scan_cap is None and config.settings.memdir("scanCap", MAX_MEMORY_FILES) is None
+    lifted = config.scan_cap is None and config.settings.memdir_origin("scanCap") is not None
     if rules.index_overflow is IndexOverflow.REFUSE and not lifted:
         index_check = partial(_index_overflow, skip_comments=rules.index_limits_skip_comments)
     if uses_derived_index(config):

@@ -307,7 +307,7 @@ class MemorySession:
 
         config = self.config
         name = session_id or _session_id_of(transcript)
-        setting = config.setting("sessionMemory")
+        setting = config.memdir.session_memory
         environment = config.environment
         return SessionMemory(
             SessionPaths.for_session(name, transcripts_dir=config.transcripts_dir, config_home=config.config_home),

@@ -61,6 +61,12 @@ class Settings(NamedTuple):
     """
 
     values: Mapping[Source, Mapping[str, object]] = MappingProxyType({})
+    paths: Mapping[Source, str] = MappingProxyType({})  # the file each source was read from
+
+    def where(self, source: Source) -> str:
+        """Where a source's values came from, for messages: its file and its name, or its name alone."""
+        path = self.paths.get(source)
+        return f"{path}, {source}" if path else str(source)
 
     @classmethod
     def empty(cls) -> Settings:
@@ -113,6 +119,23 @@ class Settings(NamedTuple):
                 value: object = section[key]
                 return value
         return default
+
+    def memdir_origin(self, key: str) -> Source | None:
+        """The source whose ``"memdir"`` object supplies ``key`` (the one :meth:`memdir` reads)."""
+        for source in _MERGED_ORDER:
+            section = self.values.get(source, {}).get(MEMDIR_KEY)
+            if isinstance(section, Mapping) and key in section:
+                return source
+        return None
+
+    def memdir_sections(self) -> list[tuple[Source, Mapping[str, object]]]:
+        """Every source's ``"memdir"`` object, highest precedence first."""
+        found = []
+        for source in _MERGED_ORDER:
+            section = self.values.get(source, {}).get(MEMDIR_KEY)
+            if isinstance(section, Mapping):
+                found.append((source, section))
+        return found
 
 
 def _merge(base: object, override: object) -> object:
@@ -223,12 +246,14 @@ def load_settings(
         candidates.append((Source.LOCAL, os.path.join(project_root, ".claude", "settings.local.json")))
 
     values: dict[Source, Mapping[str, object]] = {}
+    paths: dict[Source, str] = {}
     for source, path in candidates:
         if source in disabled_sources:
             continue
         data = _read_source(path, source)
         if data is not None:
             values[source] = data
+            paths[source] = path
     if flag_settings is not None:
         data = _read_source(flag_settings, Source.FLAG)
         if data is None:
@@ -238,4 +263,5 @@ def load_settings(
                 path=flag_settings,
             )
         values[Source.FLAG] = data
-    return Settings(values=values)
+        paths[Source.FLAG] = flag_settings
+    return Settings(values=values, paths=paths)

@@ -1,21 +1,21 @@
 """When session notes are updated, and the sizes session-memory compaction keeps.
 
 Claude Code reads these from server-side flags; memdir reads them from the ``sessionMemory``
-settings key (defaults documented in ``memdir.config.SETTINGS_KEYS``). As there, a field
-overrides its default only when it is a positive number, so a typo or a zero never switches
-the feature into a degenerate mode.
+settings key, whose fields and defaults are declared once in :mod:`memdir.settings_table`. As
+there, a field overrides its default only when it is a positive number, so a typo or a zero never
+switches the feature into a degenerate mode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memdir.conversation import ConversationMessage
 from memdir.envflags import env_truthy
-from memdir.errors import ConfigError
 from memdir.session_notes.state import SessionState
 from memdir.session_notes.tokens import count_tool_calls_since, last_turn_has_tool_calls, token_count_with_estimation
+from memdir.settings_table import SessionMemorySettings, session_memory_settings
 
 __all__ = [
     "ENV_DISABLE_SM_COMPACT",
@@ -32,61 +32,46 @@ ENV_ENABLE_SM_COMPACT = "ENABLE_CLAUDE_CODE_SM_COMPACT"
 ENV_DISABLE_SM_COMPACT = "DISABLE_CLAUDE_CODE_SM_COMPACT"
 
 
+_DEFAULTS = session_memory_settings(None)
+
+
 @dataclass(frozen=True)
 class UpdateThresholds:
-    minimum_message_tokens_to_init: float = 10000
-    minimum_tokens_between_update: float = 5000
-    tool_calls_between_updates: float = 3
+    minimum_message_tokens_to_init: float = _DEFAULTS.minimum_message_tokens_to_init
+    minimum_tokens_between_update: float = _DEFAULTS.minimum_tokens_between_update
+    tool_calls_between_updates: float = _DEFAULTS.tool_calls_between_updates
 
 
 @dataclass(frozen=True)
 class CompactThresholds:
-    min_tokens: float = 10000
-    min_text_block_messages: float = 5
-    max_tokens: float = 40000
+    min_tokens: float = _DEFAULTS.compact_min_tokens
+    min_text_block_messages: float = _DEFAULTS.compact_min_text_block_messages
+    max_tokens: float = _DEFAULTS.compact_max_tokens
 
 
-def _section(value: object, where: str) -> Mapping[str, object]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ConfigError(
-            f"settings key {where} must be an object such as "
-            '{"minimumTokensBetweenUpdate": 5000}, not ' + type(value).__name__,
-            rule="settings",
-        )
-    return value
-
-
-def _positive(section: Mapping[str, object], key: str, default: float) -> float:
-    value = section.get(key)
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return value
-    return default
+def _record(setting: object) -> SessionMemorySettings:
+    """The checked setting: a configuration's (``config.memdir.session_memory``) as it is, a value
+    as written in a settings file (None: the defaults) checked by the settings table."""
+    return setting if isinstance(setting, SessionMemorySettings) else session_memory_settings(setting)
 
 
 def update_thresholds(setting: object) -> UpdateThresholds:
-    """Thresholds from the value of the ``sessionMemory`` settings key (None: the defaults)."""
-    section = _section(setting, "memdir.sessionMemory")
-    base = UpdateThresholds()
+    """Thresholds from ``memdir.sessionMemory`` (its record, or its value as written)."""
+    record = _record(setting)
     return UpdateThresholds(
-        minimum_message_tokens_to_init=_positive(
-            section, "minimumMessageTokensToInit", base.minimum_message_tokens_to_init
-        ),
-        minimum_tokens_between_update=_positive(
-            section, "minimumTokensBetweenUpdate", base.minimum_tokens_between_update
-        ),
-        tool_calls_between_updates=_positive(section, "toolCallsBetweenUpdates", base.tool_calls_between_updates),
+        minimum_message_tokens_to_init=record.minimum_message_tokens_to_init,
+        minimum_tokens_between_update=record.minimum_tokens_between_update,
+        tool_calls_between_updates=record.tool_calls_between_updates,
     )
 
 
 def compact_thresholds(setting: object) -> CompactThresholds:
-    section = _section(_section(setting, "memdir.sessionMemory").get("compact"), "memdir.sessionMemory.compact")
-    base = CompactThresholds()
+    """The window compaction keeps, from ``memdir.sessionMemory`` (its record, or its value as written)."""
+    record = _record(setting)
     return CompactThresholds(
-        min_tokens=_positive(section, "minTokens", base.min_tokens),
-        min_text_block_messages=_positive(section, "minTextBlockMessages", base.min_text_block_messages),
-        max_tokens=_positive(section, "maxTokens", base.max_tokens),
+        min_tokens=record.compact_min_tokens,
+        min_text_block_messages=record.compact_min_text_block_messages,
+        max_tokens=record.compact_max_tokens,
     )
 
 
@@ -99,15 +84,7 @@ def should_use_session_memory_compaction(
         return True
     if env_truthy(disable):
         return False
-    configured = _section(setting, "memdir.sessionMemory").get("useForCompaction")
-    if configured is None:
-        return True
-    if not isinstance(configured, bool):
-        raise ConfigError(
-            f"settings key memdir.sessionMemory.useForCompaction must be true or false, not {configured!r}",
-            rule="settings",
-        )
-    return configured
+    return _record(setting).use_for_compaction
 
 
 def should_extract_memory(

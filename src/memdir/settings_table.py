@@ -1,0 +1,365 @@
+"""memdir's settings keys: each declared once, with its type, default, check and one-line doc.
+
+memdir's own keys live in a ``"memdir"`` object inside Claude Code's settings files. This table
+is the one place they are declared: :func:`resolve_memdir_settings` checks every key once, when a
+configuration is resolved, into a :class:`MemdirSettings` record that the rest of memdir reads by
+attribute (``config.memdir.extract_every_turns``) without checking again. A key the table does not
+know is an error naming the nearest one it does, and every mistake is reported the same way (rule
+``settings``): the key, what it must be, the value found and the file it was read from. The
+README's settings table is tested against this one.
+
+The records are NamedTuples, not dataclasses: every hook process resolves a configuration, and a
+dataclass costs that process the ``dataclasses`` import (docs/architecture.md, "Start-up cost").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+from memdir.errors import ConfigError
+from memdir.releases import Version
+from memdir.settings import MEMDIR_KEY, Settings, Source
+
+__all__ = [
+    "AGENT_WRITES",
+    "DEFAULT_SETTINGS",
+    "KEYS",
+    "SESSION_MEMORY_KEYS",
+    "SETTINGS_DEFAULTS",
+    "Check",
+    "Key",
+    "MemdirSettings",
+    "SessionMemorySettings",
+    "Where",
+    "invalid_setting",
+    "resolve_memdir_settings",
+    "session_memory_settings",
+    "setting_source",
+    "setting_value",
+]
+
+AGENT_WRITES = ("direct", "review", "off")
+
+
+class Check:
+    """One validating shape (as a click ``ParamType``): what a value must be, in the words every
+    message uses, and the test a value passes."""
+
+    __slots__ = ("accepts", "expected")
+
+    def __init__(self, expected: str, accepts: Callable[[object], bool]) -> None:
+        self.expected = expected
+        self.accepts = accepts
+
+
+class Key:
+    """One settings key: its name inside ``"memdir"``, the record attribute it becomes, its default,
+    its check and the README's line about it (``shown`` replaces the JSON default there).
+
+    Plain classes with slots, not NamedTuples: every hook process imports this table, and each
+    NamedTuple class costs it about 0.15 ms to create."""
+
+    __slots__ = ("attr", "check", "default", "doc", "name", "shown")
+
+    def __init__(self, name: str, attr: str, default: object, check: Check, doc: str, shown: str = "") -> None:
+        self.name = name
+        self.attr = attr
+        self.default = default
+        self.check = check
+        self.doc = doc
+        self.shown = shown
+
+    def __repr__(self) -> str:
+        return f"Key({self.name!r})"
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _non_negative(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+
+
+def _version(value: object) -> bool:
+    return value is None or value == "newest" or (isinstance(value, str) and Version.parse(value) is not None)
+
+
+FLAG = Check("true or false", lambda value: isinstance(value, bool))
+OPTIONAL_FLAG = Check("true, false or null", lambda value: value is None or isinstance(value, bool))
+COUNT = Check("a positive integer", _count)
+OPTIONAL_COUNT = Check("a positive integer or null", lambda value: value is None or _count(value))
+NON_NEGATIVE = Check("a non-negative number", _non_negative)
+OPTIONAL_TEXT = Check("a string or null", lambda value: value is None or isinstance(value, str))
+MODEL_SPEC = Check(
+    'a model spec such as "anthropic:claude-sonnet-4-6" or null',
+    lambda value: value is None or isinstance(value, str),
+)
+# Which kinds exist is the selector registry's to say (a plugin may register one after the
+# configuration is resolved); it checks the name when it builds the selector.
+SELECTOR_KIND = Check('a selector kind such as "lexical"', lambda value: isinstance(value, str) and value != "")
+VERSION = Check('a version such as "2.1.88", "newest" or null', _version)
+AGENT_WRITES_MODE = Check("direct, review or off", lambda value: value in AGENT_WRITES)
+OBJECT = Check(
+    'an object such as {"minimumTokensBetweenUpdate": 5000} or null',
+    lambda value: value is None or isinstance(value, Mapping),
+)
+# Claude Code reads these thresholds from server-side flags, where a value overrides its default
+# only when it is a positive number, so a typo or a zero never switches a degenerate mode on.
+POSITIVE_OR_DEFAULT = Check("a positive number (anything else keeps the default)", lambda value: True)
+
+
+class SessionMemorySettings(NamedTuple):
+    """``memdir.sessionMemory``: when session notes are updated and what compaction keeps."""
+
+    minimum_message_tokens_to_init: float
+    minimum_tokens_between_update: float
+    tool_calls_between_updates: float
+    use_for_compaction: bool
+    compact_min_tokens: float
+    compact_min_text_block_messages: float
+    compact_max_tokens: float
+
+
+# The fields of memdir.sessionMemory; "compact.x" is x inside its "compact" object.
+SESSION_MEMORY_KEYS: tuple[Key, ...] = (
+    Key("minimumMessageTokensToInit", "minimum_message_tokens_to_init", 10000, POSITIVE_OR_DEFAULT,
+        "Context size before the first notes are written."),
+    Key("minimumTokensBetweenUpdate", "minimum_tokens_between_update", 5000, POSITIVE_OR_DEFAULT,
+        "Context growth between two updates."),
+    Key("toolCallsBetweenUpdates", "tool_calls_between_updates", 3, POSITIVE_OR_DEFAULT,
+        "Tool calls between updates, unless the last turn had none."),
+    Key("useForCompaction", "use_for_compaction", True, OPTIONAL_FLAG,
+        "Compact from the notes (ENABLE_/DISABLE_CLAUDE_CODE_SM_COMPACT win)."),
+    Key("compact.minTokens", "compact_min_tokens", 10000, POSITIVE_OR_DEFAULT,
+        "Compaction keeps at least this many tokens."),
+    Key("compact.minTextBlockMessages", "compact_min_text_block_messages", 5, POSITIVE_OR_DEFAULT,
+        "Compaction keeps at least this many messages with text."),
+    Key("compact.maxTokens", "compact_max_tokens", 40000, POSITIVE_OR_DEFAULT,
+        "Compaction keeps at most this many tokens."),
+)  # fmt: skip
+
+_SESSION_MEMORY_DEFAULTS = SessionMemorySettings(*(key.default for key in SESSION_MEMORY_KEYS))  # type: ignore[arg-type]
+
+
+class MemdirSettings(NamedTuple):
+    """Every ``memdir.*`` setting of one configuration, checked: the attribute of a key is its
+    name in snake case (``memdir.scanCap`` is ``scan_cap``)."""
+
+    scan_cap: int | None
+    derived_index: bool | None
+    skip_index: bool
+    search_past_context: bool
+    team_memory: bool | None
+    team_server: str | None
+    model: str | None
+    selector: str
+    hook_selector: str
+    claude_code_version: str | None
+    selector_prefilter: int | None
+    extract_every_turns: int
+    extract_prefilter: int | None
+    session_memory: SessionMemorySettings
+    daily_log: bool
+    dream_min_hours: float
+    dream_min_sessions: float
+    dream_max_turns: int
+    history: bool
+    agent_writes: str
+
+
+KEYS: tuple[Key, ...] = (
+    Key("scanCap", "scan_cap", None, OPTIONAL_COUNT,
+        "How many memories (newest first) recall and extraction consider; `null` (the default) for all, "
+        "ranked inside the derived index; `200` for exactly what Claude Code considers. "
+        "See [docs/recall.md](docs/recall.md)."),
+    Key("derivedIndex", "derived_index", None, OPTIONAL_FLAG,
+        "`true`: scans come from the derived SQLite index (`memdir reindex`); `null`: on when `scanCap` is `null`."),
+    Key("skipIndex", "skip_index", False, FLAG,
+        "Do not load `MEMORY.md` into context; the prompt drops the index step."),
+    Key("searchPastContext", "search_past_context", True, FLAG,
+        'Include the "Searching past context" prompt section.'),
+    Key("teamMemory", "team_memory", None, OPTIONAL_FLAG,
+        "Force team memory on or off; `null` means on when a team server is configured."),
+    Key("teamServer", "team_server", None, OPTIONAL_TEXT,
+        "Team-sync server URL."),
+    Key("model", "model", None, MODEL_SPEC,
+        "Model spec for the LLM selector and background agents."),
+    Key("selector", "selector", "auto", SELECTOR_KIND,
+        "`auto` (the LLM when a model is configured, else lexical), `llm`, `offline` (hybrid when the `embed` "
+        "extra is installed, else lexical), `lexical`, `embedding` or `hybrid`. See [docs/recall.md](docs/recall.md)."),
+    Key("hookSelector", "hook_selector", "lexical", SELECTOR_KIND,
+        "The selector of the Claude Code `UserPromptSubmit` hook, which the prompt waits for: any kind "
+        "`memdir.selector` takes. The default never calls a model; `auto` or `llm` let the hook ask the model "
+        "(8 s at most, then the offline ranking answers). See [docs/claude-code-hooks.md](docs/claude-code-hooks.md)."),
+    Key("claudeCodeVersion", "claude_code_version", None, VERSION,
+        'The Claude Code release whose rules memdir follows (`"2.1.88"`, `"newest"`); `null` detects it. '
+        "See [docs/claude-code.md](docs/claude-code.md)."),
+    Key("selectorPrefilter", "selector_prefilter", 40, OPTIONAL_COUNT,
+        "Above this many candidates the offline ranking picks the ones the LLM selector sees."),
+    Key("extractEveryTurns", "extract_every_turns", 1, COUNT,
+        "Run background extraction every N eligible turns."),
+    Key("extractPrefilter", "extract_prefilter", 40, OPTIONAL_COUNT,
+        "Above this many memories the extraction prompt lists the ones nearest the conversation."),
+    Key("sessionMemory", "session_memory", _SESSION_MEMORY_DEFAULTS, OBJECT,
+        "Session-notes thresholds (10,000 / 5,000 tokens, 3 tool calls) and compaction window.",
+        shown="see [docs/session-memory.md](docs/session-memory.md)"),
+    Key("dailyLog", "daily_log", False, FLAG,
+        "Daily-log mode: append to `logs/YYYY/MM/YYYY-MM-DD.md`; MEMORY.md becomes read-only."),
+    Key("dreamMinHours", "dream_min_hours", 24, NON_NEGATIVE,
+        "Auto-dream: hours since the last consolidation."),
+    Key("dreamMinSessions", "dream_min_sessions", 5, NON_NEGATIVE,
+        "Auto-dream: sessions since the last consolidation."),
+    Key("dreamMaxTurns", "dream_max_turns", 30, COUNT,
+        "Model turns one dream may take."),
+    Key("history", "history", True, FLAG,
+        "Keep every version of every memory, with who changed it, under the config home; `false` keeps none. "
+        "See [docs/history.md](docs/history.md)."),
+    Key("agentWrites", "agent_writes", "direct", AGENT_WRITES_MODE,
+        "What extraction and the dream may do: `direct` (write memory), `review` (propose changes a person "
+        "accepts with `memdir review`), `off` (nothing). See [docs/history.md](docs/history.md)."),
+)  # fmt: skip
+
+_BY_NAME = {key.name: key for key in KEYS}
+DEFAULT_SETTINGS = MemdirSettings(*(key.default for key in KEYS))  # type: ignore[arg-type]
+
+
+def _json_default(key: Key) -> object:
+    if isinstance(key.default, SessionMemorySettings):
+        nested: dict[str, object] = {}
+        for field in SESSION_MEMORY_KEYS:
+            outer, _, inner = field.name.rpartition(".")
+            (nested.setdefault(outer, {}) if outer else nested)[inner] = field.default  # type: ignore[index]
+        return nested
+    return key.default
+
+
+# Each key's default as it is written in a settings file (sessionMemory as its nested object).
+SETTINGS_DEFAULTS: Mapping[str, object] = MappingProxyType({key.name: _json_default(key) for key in KEYS})
+
+
+def _shown(value: object) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+class Where:
+    """Where a value was read from, for a message: in words, and the file when there is one."""
+
+    __slots__ = ("path", "text")
+
+    def __init__(self, text: str, path: str | None = None) -> None:
+        self.text = text
+        self.path = path
+
+
+def _where(settings: Settings, source: Source) -> Where:
+    return Where(settings.where(source), settings.paths.get(source))
+
+
+def invalid_setting(key: str, value: object, expected: str, where: Where) -> ConfigError:
+    """The one error for a settings value that cannot be used: the key, what it must be, the
+    value found (as JSON) and where it was read from."""
+    return ConfigError(
+        f"settings key {key} must be {expected}, not {_shown(value)} (read from {where.text})",
+        rule="settings",
+        path=where.path,
+    )
+
+
+def _unknown(key: str, known: tuple[str, ...], prefix: str, where: Where) -> ConfigError:
+    import difflib  # only a mistake pays for it
+
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f"did you mean {prefix}{close[0]}?" if close else "the README lists the keys memdir knows"
+    return ConfigError(
+        f"settings key {prefix}{key} is not a memdir setting; {hint} (read from {where.text})",
+        rule="settings",
+        path=where.path,
+    )
+
+
+def setting_source(settings: Settings, name: str) -> Where:
+    """Where ``memdir.<name>`` was read from, for a message (the defaults when no file sets it)."""
+    source = settings.memdir_origin(name)
+    return Where("the defaults") if source is None else _where(settings, source)
+
+
+_CALLER = Where("the caller")
+
+
+def session_memory_settings(value: object, where: Where = _CALLER) -> SessionMemorySettings:
+    """``memdir.sessionMemory`` as a record: a field overrides its default only when it is a
+    positive number; ``useForCompaction`` must be true, false or null; an unknown field is an error."""
+    if value is None:
+        return _SESSION_MEMORY_DEFAULTS
+    if not isinstance(value, Mapping):
+        raise invalid_setting("memdir.sessionMemory", value, OBJECT.expected, where)
+    compact = value.get("compact")
+    if compact is None:
+        compact = {}
+    elif not isinstance(compact, Mapping):
+        raise invalid_setting("memdir.sessionMemory.compact", compact, OBJECT.expected, where)
+    names = tuple(key.name for key in SESSION_MEMORY_KEYS)
+    for name in value:
+        if name != "compact" and name not in names:
+            raise _unknown(name, (*names[:4], "compact"), "memdir.sessionMemory.", where)
+    for name in compact:
+        if f"compact.{name}" not in names:
+            raise _unknown(name, tuple(n[len("compact.") :] for n in names[4:]), "memdir.sessionMemory.compact.", where)
+    fields: list[object] = []
+    for key in SESSION_MEMORY_KEYS:
+        outer, _, inner = key.name.rpartition(".")
+        found = (compact if outer else value).get(inner)
+        if key.check is POSITIVE_OR_DEFAULT:
+            usable = isinstance(found, int | float) and not isinstance(found, bool) and found > 0
+            fields.append(found if usable else key.default)
+        elif found is None:
+            fields.append(key.default)
+        elif key.check.accepts(found):
+            fields.append(found)
+        else:
+            raise invalid_setting(f"memdir.sessionMemory.{key.name}", found, key.check.expected, where)
+    return SessionMemorySettings(*fields)  # type: ignore[arg-type]
+
+
+def resolve_memdir_settings(settings: Settings) -> MemdirSettings:
+    """Every ``memdir.*`` key of ``settings`` checked once (the highest source that sets a key
+    decides it, an explicit ``null`` included), with the table's defaults for the rest."""
+    sections = settings.memdir_sections()
+    if not sections:
+        return DEFAULT_SETTINGS
+    for source, section in sections:
+        for name in section:
+            if name not in _BY_NAME:
+                raise _unknown(name, tuple(_BY_NAME), "memdir.", _where(settings, source))
+    values: list[object] = []
+    for key in KEYS:
+        for source, section in sections:
+            if key.name in section:
+                value = section[key.name]
+                if key.default is _SESSION_MEMORY_DEFAULTS:
+                    value = session_memory_settings(value, _where(settings, source))
+                elif not key.check.accepts(value):
+                    raise invalid_setting(
+                        f"{MEMDIR_KEY}.{key.name}", value, key.check.expected, _where(settings, source)
+                    )
+                values.append(value)
+                break
+        else:
+            values.append(key.default)
+    return MemdirSettings(*values)  # type: ignore[arg-type]
+
+
+def setting_value(record: MemdirSettings, name: str) -> object:
+    """The checked value of ``memdir.<name>`` in ``record``; a name the table does not know is an
+    error naming the nearest one it does (``record.<attribute>`` is the typed way to read one)."""
+    key = _BY_NAME.get(name)
+    if key is None:
+        raise _unknown(name, tuple(_BY_NAME), "memdir.", Where("a setting() call"))
+    return getattr(record, key.attr)

@@ -1,0 +1,134 @@
+"""The one table of memdir.* settings: checked once into a typed record, every mistake said one way."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memdir.config import MemoryConfig, resolve_config
+from memdir.errors import ConfigError
+from memdir.settings import Settings, Source
+from memdir.settings_table import (
+    DEFAULT_SETTINGS,
+    KEYS,
+    SESSION_MEMORY_KEYS,
+    SETTINGS_DEFAULTS,
+    MemdirSettings,
+    SessionMemorySettings,
+    resolve_memdir_settings,
+)
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _resolve(tmp_path: Path, memdir: object) -> MemoryConfig:
+    home = tmp_path / "home"
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True, exist_ok=True)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"memdir": memdir}), encoding="utf-8")
+    env = {"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path), "MEMDIR_MANAGED_DIR": str(tmp_path / "managed")}
+    return resolve_config(str(project), env=env)
+
+
+def _refusal(tmp_path: Path, memdir: object) -> ConfigError:
+    with pytest.raises(ConfigError) as raised:
+        _resolve(tmp_path, memdir)
+    return raised.value
+
+
+def test_every_key_of_the_table_is_one_attribute_of_the_record_in_the_same_order():
+    assert tuple(key.attr for key in KEYS) == MemdirSettings._fields
+    assert tuple(key.attr for key in SESSION_MEMORY_KEYS) == SessionMemorySettings._fields
+    assert len({key.name for key in KEYS}) == len(KEYS)
+    for key in KEYS:
+        assert key.attr == re.sub(r"(?<!^)([A-Z])", r"_\1", key.name).lower()
+
+
+def test_every_default_as_written_in_a_settings_file_passes_its_own_check():
+    for key in KEYS:
+        assert key.check.accepts(SETTINGS_DEFAULTS[key.name]), key.name
+    for key in SESSION_MEMORY_KEYS:
+        assert key.check.accepts(key.default), key.name
+    assert resolve_memdir_settings(Settings(values={Source.USER: {"memdir": dict(SETTINGS_DEFAULTS)}})) == (
+        DEFAULT_SETTINGS
+    )
+
+
+def test_the_readme_settings_table_is_the_table():
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| `memdir.")]
+    expected = []
+    for key in KEYS:
+        shown = key.shown or f"`{json.dumps(key.default)}`"
+        expected.append(f"| `memdir.{key.name}` | {shown} | {key.doc} |")
+    assert rows == expected
+
+
+def test_a_configuration_without_memdir_settings_reads_the_defaults_by_attribute(tmp_path):
+    config = _resolve(tmp_path, {})
+    assert config.memdir == DEFAULT_SETTINGS
+    assert config.memdir.extract_every_turns == 1 and config.memdir.selector == "auto"
+    assert config.memdir.session_memory.minimum_tokens_between_update == 5000
+    assert config.setting("hookSelector") == "lexical"
+
+
+def test_the_highest_source_decides_a_key_and_an_explicit_null_is_a_value():
+    settings = Settings(
+        values={
+            Source.USER: {"memdir": {"scanCap": 500, "selectorPrefilter": 10}},
+            Source.PROJECT: {"memdir": {"scanCap": 300, "selectorPrefilter": None}},
+        }
+    )
+    record = resolve_memdir_settings(settings)
+    assert record.scan_cap == 300 and record.selector_prefilter is None
+
+
+def test_a_misspelt_key_is_an_error_naming_the_nearest_key_and_the_file(tmp_path):
+    error = _refusal(tmp_path, {"extractEveryTurn": 3})
+    assert error.rule == "settings"
+    assert "settings key memdir.extractEveryTurn is not a memdir setting; did you mean memdir.extractEveryTurns?" in (
+        error.message
+    )
+    assert str(tmp_path / "project" / ".claude" / "settings.json") in error.message
+    assert error.path == str(tmp_path / "project" / ".claude" / "settings.json")
+
+
+def test_a_misspelt_session_memory_field_names_the_nearest_field(tmp_path):
+    error = _refusal(tmp_path, {"sessionMemory": {"compact": {"maxToken": 9}}})
+    assert "memdir.sessionMemory.compact.maxToken is not a memdir setting; did you mean " in error.message
+    assert "memdir.sessionMemory.compact.maxTokens?" in error.message
+
+
+@pytest.mark.parametrize(
+    ("memdir", "words"),
+    [
+        ({"scanCap": 0}, "settings key memdir.scanCap must be a positive integer or null, not 0"),
+        ({"skipIndex": "yes"}, 'settings key memdir.skipIndex must be true or false, not "yes"'),
+        ({"teamMemory": 1}, "settings key memdir.teamMemory must be true, false or null, not 1"),
+        ({"derivedIndex": "on"}, 'settings key memdir.derivedIndex must be true, false or null, not "on"'),
+        ({"agentWrites": "some"}, 'settings key memdir.agentWrites must be direct, review or off, not "some"'),
+        ({"extractEveryTurns": 0}, "settings key memdir.extractEveryTurns must be a positive integer, not 0"),
+        ({"extractPrefilter": True}, "memdir.extractPrefilter must be a positive integer or null, not true"),
+        ({"selectorPrefilter": 2.5}, "memdir.selectorPrefilter must be a positive integer or null, not 2.5"),
+        ({"dreamMinHours": -1}, "settings key memdir.dreamMinHours must be a non-negative number, not -1"),
+        ({"dreamMaxTurns": 0}, "settings key memdir.dreamMaxTurns must be a positive integer, not 0"),
+        ({"model": ["x"]}, 'settings key memdir.model must be a model spec such as "anthropic:claude-sonnet-4-6"'),
+        ({"claudeCodeVersion": "latest"}, 'settings key memdir.claudeCodeVersion must be a version such as "2.1.88"'),
+        ({"sessionMemory": 5}, "settings key memdir.sessionMemory must be an object such as"),
+        (
+            {"sessionMemory": {"useForCompaction": "no"}},
+            'settings key memdir.sessionMemory.useForCompaction must be true, false or null, not "no"',
+        ),
+    ],
+)
+def test_every_unusable_value_is_one_error_in_one_style(tmp_path, memdir, words):
+    error = _refusal(tmp_path, memdir)
+    assert error.rule == "settings"
+    assert words in error.message
+    assert error.message.endswith(f"(read from {tmp_path / 'project' / '.claude' / 'settings.json'}, projectSettings)")
+
+
+def test_setting_with_an_unknown_name_is_an_error_not_none(tmp_path):
+    config = _resolve(tmp_path, {})
+    with pytest.raises(ConfigError, match=r"memdir\.scancap is not a memdir setting; did you mean memdir\.scanCap\?"):
+        config.setting("scancap")

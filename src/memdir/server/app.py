@@ -238,6 +238,7 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             entries=state.entries,
             entry_checksums=state.entry_checksums,
             tombstones=state.tombstones,
+            entry_authors=state.authors,
         )
 
     async def authorized(request: Request, *, admin: bool = False) -> tuple[TokenScope, str]:
@@ -310,7 +311,9 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             )
         if isinstance(outcome, PutTooMany):
             return JSONResponse(TooManyEntries(outcome.max_entries, outcome.received_entries).to_json(), 413)
-        body = PutResponse(outcome.checksum, outcome.last_modified, outcome.version, outcome.deleted).to_json()
+        body = PutResponse(
+            outcome.checksum, outcome.last_modified, outcome.version, outcome.deleted, scope.name or None
+        ).to_json()
         body.update(organizationId=config.organization_id, repo=repo, written=list(outcome.written))
         flagged = await run_in_threadpool(markup_flags, parsed.entries)
         if flagged:

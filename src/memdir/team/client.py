@@ -11,7 +11,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from memdir.errors import SyncAuthError, SyncError, SyncTooManyEntries
@@ -230,15 +230,7 @@ class TeamClient:
         if not snapshot.checksum:
             header = parse_etag(response.headers.get("etag"))
             if header:
-                snapshot = TeamMemorySnapshot(
-                    snapshot.organization_id,
-                    snapshot.repo,
-                    snapshot.version,
-                    snapshot.last_modified,
-                    header,
-                    snapshot.entries,
-                    snapshot.entry_checksums,
-                )
+                snapshot = replace(snapshot, checksum=header)
         return snapshot
 
     def _transport_error(self, exc: httpx.TransportError, action: str) -> SyncError:

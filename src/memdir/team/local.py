@@ -8,6 +8,7 @@ against the real directory), so a hostile server cannot write outside ``team/``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Mapping
@@ -27,6 +28,7 @@ __all__ = [
     "apply_local",
     "is_sync_ignored",
     "read_local_team_memory",
+    "team_by",
     "write_pulled_entries",
 ]
 
@@ -204,6 +206,27 @@ class LocalOp:
     key: str
     expected: str | None
     content: str | None
+    by: str | None = None
+    """Who the local history records as making this change (``team:<token name>``); None keeps
+    the caller's provenance."""
+
+
+def team_by(author: str | None, repo: str) -> str:
+    """The history's ``by`` for a change a pull takes in: ``team:<token name>`` when the server
+    named who wrote it, else ``team:<repository>`` (an older server, an unnamed token). A name that
+    could not have been given to a token (unprintable, over 200 bytes) is not trusted."""
+    if author and author.isprintable() and len(author.encode("utf-8", "surrogatepass")) <= 200:
+        return f"team:{author}"
+    return f"team:{repo}"
+
+
+def _acting(by: str | None) -> contextlib.AbstractContextManager[object]:
+    if by is None:
+        return contextlib.nullcontext()
+    from memdir.store.provenance import acting_as, current
+
+    outer = current()  # same run: undoing the pull undoes every file it wrote
+    return acting_as(by, run=outer.run, label=outer.label)
 
 
 def _current_hash(path: str) -> str | None:
@@ -248,7 +271,8 @@ def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
                 continue
             if op.content is None:
                 try:
-                    remove_file(target)
+                    with _acting(op.by):
+                        remove_file(target)
                 except OSError as exc:
                     skipped.append(SkippedFile(op.key, "delete-failed", f"{target}: {exc.strerror or exc}"))
                     continue
@@ -264,7 +288,8 @@ def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
                 unchanged += 1
                 continue
             try:
-                atomic_write(target, payload)
+                with _acting(op.by):
+                    atomic_write(target, payload)
             except OSError as exc:
                 skipped.append(SkippedFile(op.key, "write-failed", f"{target}: {exc.strerror or exc}"))
                 continue

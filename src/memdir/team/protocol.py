@@ -191,6 +191,10 @@ class TeamMemorySnapshot:
     tombstones: Mapping[str, str] | None = None
     """memdir extension: deleted keys and the checksum each had when deleted, so a client that
     was away (or has no recorded base) tells "deleted there" from "new here"."""
+    entry_authors: Mapping[str, str] | None = None
+    """memdir extension: per key (an entry, or a tombstone), the name of the token that wrote its
+    current version (or deleted it), so a pull records who made the change it applies. Absent from
+    an older server, and for keys written before the server kept names."""
 
     def to_json(self, *, include_entries: bool = True) -> dict[str, Any]:
         content: dict[str, Any] = {}
@@ -200,6 +204,8 @@ class TeamMemorySnapshot:
             content["entryChecksums"] = dict(self.entry_checksums)
         if self.tombstones is not None:
             content["tombstones"] = dict(self.tombstones)
+        if self.entry_authors:
+            content["entryAuthors"] = dict(self.entry_authors)
         return {
             "organizationId": self.organization_id,
             "repo": self.repo,
@@ -224,6 +230,8 @@ def parse_snapshot(body: object, *, hashes_only: bool = False) -> TeamMemorySnap
     checksums = None if raw_checksums is None else _string_map(raw_checksums, what, "content.entryChecksums")
     raw_tombstones = content.get("tombstones")
     tombstones = None if raw_tombstones is None else _string_map(raw_tombstones, what, "content.tombstones")
+    raw_authors = content.get("entryAuthors")
+    authors = None if raw_authors is None else _string_map(raw_authors, what, "content.entryAuthors")
     return TeamMemorySnapshot(
         organization_id=_field(body, "organizationId", str, what),
         repo=_field(body, "repo", str, what),
@@ -233,6 +241,7 @@ def parse_snapshot(body: object, *, hashes_only: bool = False) -> TeamMemorySnap
         entries=entries,
         entry_checksums=checksums,
         tombstones=tombstones,
+        entry_authors=authors,
     )
 
 
@@ -279,11 +288,16 @@ class PutResponse:
     version: int
     deleted: tuple[str, ...] | None = None
     """Keys the server deleted; None from a server that does not know deletions."""
+    author: str | None = None
+    """memdir extension: the name of the token that made this write, as the pull's
+    ``entryAuthors`` will say; None from an older server or for an unnamed token."""
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"checksum": self.checksum, "lastModified": self.last_modified, "version": self.version}
         if self.deleted is not None:
             body["deleted"] = list(self.deleted)
+        if self.author:
+            body["author"] = self.author
         return body
 
 
@@ -297,6 +311,7 @@ def parse_put_response(body: object) -> PutResponse:
         last_modified=str(body.get("lastModified", "")),
         version=version if isinstance(version, int) else 0,
         deleted=tuple(k for k in deleted if isinstance(k, str)) if isinstance(deleted, list) else None,
+        author=author if isinstance(author := body.get("author"), str) and author else None,
     )
 
 

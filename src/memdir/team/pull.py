@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from memdir.errors import SyncError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import describe_markup
+from memdir.store.provenance import acting_as, current
 from memdir.team.base import update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
 from memdir.team.derived_index import is_index_key, merge_index, settle_index
-from memdir.team.local import LocalOp, apply_local
+from memdir.team.local import LocalOp, apply_local, team_by
 from memdir.team.merge import merge_lines
 from memdir.team.protocol import hash_content
 from memdir.team.state import Conflict, PullResult, SkippedFile, SyncState
@@ -60,6 +61,7 @@ def pull(
     view = read_view(client, team_dir, state, snapshot)
     entries = snapshot.entries if snapshot is not None else {}
     record = _Recorder(client, team_dir)
+    authors, repo = snapshot.entry_authors or {} if snapshot is not None else {}, client.endpoint.repo
     ops: list[LocalOp] = []
     kept: list[tuple[str, str]] = []
     merged: list[str] = []
@@ -77,10 +79,10 @@ def pull(
     index_start = _index_start(client, view, entries)
     for key in view.keys(Change.CHANGED_THERE, Change.NEW_THERE):
         if key != INDEX_KEY:
-            ops.append(LocalOp(key, view.local_hashes.get(key), entries[key]))
+            ops.append(LocalOp(key, view.local_hashes.get(key), entries[key], team_by(authors.get(key), repo)))
     for key in view.keys(Change.DELETED_HERE_EDITED_THERE):
         if key != INDEX_KEY:
-            ops.append(LocalOp(key, None, entries[key]))
+            ops.append(LocalOp(key, None, entries[key], team_by(authors.get(key), repo)))
         conflicts.append(Conflict(key, key, Change.DELETED_HERE_EDITED_THERE.value))
     deletions = [key for key in view.keys(Change.DELETED_THERE) if key != INDEX_KEY]
     held: list[str] = []
@@ -88,7 +90,7 @@ def pull(
     if is_mass_delete(len(deletions), folder) and not allow_mass_delete:
         held = deletions
     else:
-        ops.extend(LocalOp(key, view.local_hashes[key], None) for key in deletions)
+        ops.extend(LocalOp(key, view.local_hashes[key], None, team_by(authors.get(key), repo)) for key in deletions)
     for key in view.keys(Change.EDITED_HERE_DELETED_THERE):
         conflicts.append(Conflict(key, key, Change.EDITED_HERE_DELETED_THERE.value))
         kept.append((key, "changed here, deleted on the server; your version is kept and the next push restores it"))
@@ -101,15 +103,15 @@ def pull(
         else:
             combined = _merge(client, key, view.base.get(key), mine, theirs)
         if combined is not None:
-            ops.append(LocalOp(key, view.local_hashes[key], combined))
+            ops.append(LocalOp(key, view.local_hashes[key], combined, team_by(authors.get(key), repo)))
             merged.append(key)
             continue
         copy, marked = conflict_copy(key, mine, taken)
         taken.add(copy)
         pending_copies.append(
             (
-                LocalOp(copy, None, marked),
-                LocalOp(key, view.local_hashes[key], theirs),
+                LocalOp(copy, None, marked, team_by(None, repo)),
+                LocalOp(key, view.local_hashes[key], theirs, team_by(authors.get(key), repo)),
                 Conflict(key, copy, view.classes[key].value),
             )
         )
@@ -157,7 +159,9 @@ def pull(
             elif op.key in outcome.written and op.key not in merged:
                 written.append(op.key)
         record(done)
-    index_written = _settle_index(team_dir, view, index_start, record)
+    index_by = team_by(authors.get(INDEX_KEY) if index_start is not None else None, repo)
+    with acting_as(index_by, run=current().run, label=current().label):
+        index_written = _settle_index(team_dir, view, index_start, record)
     if index_written is not None:
         if index_written == "merged":
             merged.append(INDEX_KEY)

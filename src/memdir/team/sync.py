@@ -26,7 +26,7 @@ from memdir.team.base import load_base, update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
 from memdir.team.derived_index import settle_index
-from memdir.team.local import LocalOp, apply_local
+from memdir.team.local import LocalOp, apply_local, team_by
 from memdir.team.protocol import hash_content
 from memdir.team.pull import pull
 from memdir.team.push import PUSH_DEADLINE, push
@@ -139,14 +139,15 @@ def restore(
     kept_as: str | None = None
     if mine is not None and mine != base.get(key) and mine != hash_content(content):
         kept_as, marked = conflict_copy(key, view.local.entries[key], set(view.local_hashes) | set(remote))
-        saved = apply_local(team_dir, [LocalOp(kept_as, None, marked)])
+        saved = apply_local(team_dir, [LocalOp(kept_as, None, marked, team_by(None, client.endpoint.repo))])
         if kept_as not in saved.written:
             raise SyncError(
                 f"restored {key} on the server, but could not keep your unpushed version as {kept_as}, so "
                 f"{key} was left as it is here; run 'memdir team sync' to keep both",
                 rule="sync-restore",
             )
-    outcome = apply_local(team_dir, [LocalOp(key, mine, content)])
+    by = team_by(answer.author, client.endpoint.repo)  # the restore is a new write by this token
+    outcome = apply_local(team_dir, [LocalOp(key, mine, content, by)])
     if key in outcome.written or outcome.unchanged:
         update_base(team_dir, client.endpoint.server, client.endpoint.repo, {key: hash_content(content)})
     if key != ENTRYPOINT_NAME:

@@ -60,6 +60,9 @@ class RepoState:
     entry_checksums: Mapping[str, str]
     entries: Mapping[str, str]
     tombstones: Mapping[str, str] = field(default_factory=dict)
+    authors: Mapping[str, str] = field(default_factory=dict)
+    """Per key (live or tombstoned), the name of the token that wrote its current version or
+    deleted it; a key written before the server kept names, or by an unnamed token, is absent."""
 
 
 @dataclass(frozen=True)

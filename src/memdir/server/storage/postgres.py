@@ -13,7 +13,7 @@ from typing import Any
 
 from memdir.errors import ConfigError
 from memdir.server.storage.base import StorageUnavailable
-from memdir.server.storage.sql import SCHEMA, TOKEN_NAME_COLUMN, Cursor, SqlStorage
+from memdir.server.storage.sql import ENTRY_AUTHOR_COLUMN, SCHEMA, TOKEN_NAME_COLUMN, Cursor, SqlStorage
 
 __all__ = ["PostgresStorage"]
 
@@ -56,6 +56,13 @@ class PostgresStorage(SqlStorage):
             for statement in SCHEMA:
                 conn.execute(statement)
             conn.execute(TOKEN_NAME_COLUMN.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS"))
+            found = conn.execute(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = 'team_entries' AND column_name = 'by_name'"
+            ).fetchone()
+            if found is None:
+                for statement in ENTRY_AUTHOR_COLUMN:
+                    conn.execute(statement)
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Cursor]:

@@ -33,7 +33,7 @@ from memdir.server.storage.base import (
 )
 from memdir.team.protocol import hash_content, repo_checksum
 
-__all__ = ["SCHEMA", "TOKEN_NAME_COLUMN", "Cursor", "SqlStorage"]
+__all__ = ["ENTRY_AUTHOR_COLUMN", "SCHEMA", "TOKEN_NAME_COLUMN", "Cursor", "SqlStorage"]
 
 _MIN_ID_PREFIX = 8
 
@@ -49,6 +49,7 @@ SCHEMA = (
         key TEXT NOT NULL,
         content TEXT NOT NULL,
         checksum TEXT NOT NULL,
+        by_name TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (repo, key)
     )""",
     """CREATE TABLE IF NOT EXISTS team_tokens (
@@ -74,9 +75,17 @@ SCHEMA = (
 )
 TOKEN_NAME_COLUMN = "ALTER TABLE team_tokens ADD COLUMN name TEXT NOT NULL DEFAULT ''"
 """Added after the first release; each back end runs it when the column is missing."""
+ENTRY_AUTHOR_COLUMN = (
+    "ALTER TABLE team_entries ADD COLUMN by_name TEXT NOT NULL DEFAULT ''",
+    "UPDATE team_entries SET by_name = COALESCE((SELECT h.by_name FROM team_history h "
+    "WHERE h.repo = team_entries.repo AND h.key = team_entries.key ORDER BY h.version DESC LIMIT 1), '')",
+)
+"""Who wrote each entry's current version (the token's name), served to clients with the entries;
+added after the first release: each back end adds the column when it is missing and fills it once
+from the history."""
 
 _TOMBSTONES = (
-    "SELECT h.key, h.checksum FROM team_history h WHERE h.repo = ? AND h.deleted = 1 AND NOT EXISTS "
+    "SELECT h.key, h.checksum, h.by_name FROM team_history h WHERE h.repo = ? AND h.deleted = 1 AND NOT EXISTS "
     "(SELECT 1 FROM team_history n WHERE n.repo = h.repo AND n.key = h.key AND n.version > h.version)"
 )
 
@@ -144,11 +153,14 @@ class SqlStorage(ABC):
             row = cur.fetchone()
             if row is None:
                 return None
-            columns = "key, checksum, content" if with_entries else "key, checksum, ''"
+            columns = "key, checksum, by_name, content" if with_entries else "key, checksum, by_name, ''"
             cur.execute(f"SELECT {columns} FROM team_entries WHERE repo = ? ORDER BY key", (repo,))
             rows = cur.fetchall()
             cur.execute(_TOMBSTONES, (repo,))
-            tombstones = {str(key): str(digest) for key, digest in cur.fetchall()}
+            deleted = cur.fetchall()
+        tombstones = {str(key): str(digest) for key, digest, _ in deleted}
+        authors = {str(r[0]): str(r[2]) for r in rows if r[2]}
+        authors.update((str(key), str(by)) for key, _, by in deleted if by)
         if not rows and not tombstones:
             return None
         return RepoState(
@@ -157,8 +169,9 @@ class SqlStorage(ABC):
             last_modified=str(row[1]),
             checksum=str(row[2]),
             entry_checksums={str(r[0]): str(r[1]) for r in rows},
-            entries={str(r[0]): str(r[2]) for r in rows} if with_entries else {},
+            entries={str(r[0]): str(r[3]) for r in rows} if with_entries else {},
             tombstones=tombstones,
+            authors=authors,
         )
 
     @staticmethod
@@ -205,10 +218,10 @@ class SqlStorage(ABC):
                 )
                 for key in changed:
                     cur.execute(
-                        "INSERT INTO team_entries (repo, key, content, checksum) VALUES (?, ?, ?, ?) "
+                        "INSERT INTO team_entries (repo, key, content, checksum, by_name) VALUES (?, ?, ?, ?, ?) "
                         "ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, "
-                        "checksum = excluded.checksum",
-                        (repo, key, entries[key], hashes[key]),
+                        "checksum = excluded.checksum, by_name = excluded.by_name",
+                        (repo, key, entries[key], hashes[key], by),
                     )
                     self._record(cur, repo, key, result.version, hashes[key], entries[key], False, by, result)
                 for key in removed:

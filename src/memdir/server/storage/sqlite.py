@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from memdir.server.storage.sql import SCHEMA, TOKEN_NAME_COLUMN, Cursor, SqlStorage
+from memdir.server.storage.sql import ENTRY_AUTHOR_COLUMN, SCHEMA, TOKEN_NAME_COLUMN, Cursor, SqlStorage
 
 __all__ = ["SqliteStorage"]
 
@@ -50,6 +50,11 @@ class SqliteStorage(SqlStorage):
             columns = {row[1] for row in conn.execute("PRAGMA table_info(team_tokens)")}
             if "name" not in columns:
                 conn.execute(TOKEN_NAME_COLUMN)
+            with conn:  # checked under the write lock: two servers starting together add it once
+                conn.execute("BEGIN IMMEDIATE")
+                if "by_name" not in {row[1] for row in conn.execute("PRAGMA table_info(team_entries)")}:
+                    for statement in ENTRY_AUTHOR_COLUMN:
+                        conn.execute(statement)
 
     def _connect(self) -> sqlite3.Connection:
         # check_same_thread off only so close() may close every thread's connection; each is

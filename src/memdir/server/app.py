@@ -46,7 +46,6 @@ from memdir.team.protocol import (
     PutResponse,
     TeamMemorySnapshot,
     TooManyEntries,
-    error_body,
     format_etag,
     parse_etag,
     parse_put_request,
@@ -54,8 +53,17 @@ from memdir.team.protocol import (
     validate_repo,
 )
 from memdir.team.secrets import scan_for_secrets
+from memdir.ui.web_handlers import API_FAILURES, WebError, error_handlers, json_error
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "HISTORY_PATH", "SERVICE_NAME", "VERSION_PATH", "ServerConfig", "create_app"]
+__all__ = [
+    "DEFAULT_MAX_BODY_BYTES",
+    "HISTORY_PATH",
+    "SERVICE_NAME",
+    "VERSION_PATH",
+    "ServerConfig",
+    "TeamServer",
+    "create_app",
+]
 
 DEFAULT_MAX_BODY_BYTES = 2_000_000
 SERVICE_NAME = "memdir-team-server"
@@ -74,25 +82,9 @@ class ServerConfig:
     retention: Retention | None = None
 
 
-class _ErrorResponse(JSONResponse):
-    """Error bodies are ASCII JSON: they may echo a hostile key (a lone surrogate, say) that UTF-8
-    cannot encode, and an error must never become a 500."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-
-
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None, **details: Any) -> Response:
-    return _ErrorResponse(error_body(code, message, **details), status_code=status, headers=headers)
-
-
-class _Refused(Exception):
-    """A request check failed; carries the response to send."""
-
-    def __init__(self, response: Response, findings: list[dict[str, Any]] | None = None) -> None:
-        super().__init__(response.status_code)
-        self.response = response
-        self.findings = findings or []  # secret-scanner findings, for the dashboard's refusal log
+def _refused(status: int, code: str, message: str, headers: dict[str, str] | None = None, **details: Any) -> WebError:
+    """A request check that failed: the API's refusal, with the protocol's error code."""
+    return WebError(status, message, rule=code, headers=headers, details=details)
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -108,13 +100,8 @@ async def _read_body(request: Request, limit: int) -> bytes:
         elif size > limit * _DRAIN_FACTOR:
             break
     if too_large:
-        raise _Refused(
-            _error(
-                413,
-                "request_too_large",
-                f"request body exceeds {limit} bytes; push in smaller batches",
-                max_bytes=limit,
-            )
+        raise _refused(
+            413, "request_too_large", f"request body exceeds {limit} bytes; push in smaller batches", max_bytes=limit
         )
     return b"".join(chunks)
 
@@ -123,7 +110,7 @@ def _check_key(key: str) -> None:
     try:
         validate_key(key)
     except MemdirError as exc:
-        raise _Refused(_error(400, "team_memory_invalid_key", exc.message, key=key, rule=exc.rule)) from exc
+        raise _refused(400, "team_memory_invalid_key", exc.message, key=key, rule=exc.rule) from exc
 
 
 def _parse_put(raw: bytes) -> PutRequest:
@@ -134,19 +121,19 @@ def _parse_put(raw: bytes) -> PutRequest:
     try:
         parsed = json.loads(raw)
     except RecursionError:
-        raise _Refused(_error(400, "invalid_json", "request body is nested too deeply to be a push")) from None
+        raise _refused(400, "invalid_json", "request body is nested too deeply to be a push") from None
     except (UnicodeDecodeError, ValueError) as exc:
-        raise _Refused(_error(400, "invalid_json", f"request body is not JSON: {exc}")) from None
+        raise _refused(400, "invalid_json", f"request body is not JSON: {exc}") from None
     try:
         request = parse_put_request(parsed)
     except MemdirError as exc:
-        raise _Refused(_error(400, "invalid_body", exc.message, rule=exc.rule)) from exc
+        raise _refused(400, "invalid_body", exc.message, rule=exc.rule) from exc
     for key in request.deletions:
         _check_key(key)
     for key, digest in (request.base_checksums or {}).items():
         _check_key(key)
         if not digest.isascii():
-            raise _Refused(_error(400, "invalid_body", f"baseChecksums[{key!r}] is not a checksum"))
+            raise _refused(400, "invalid_body", f"baseChecksums[{key!r}] is not a checksum")
     _check_entries(dict(request.entries))
     return request
 
@@ -157,37 +144,31 @@ def _check_entries(entries: dict[str, str]) -> None:
         _check_key(key)
         content = entries[key]
         if "\0" in content:
-            raise _Refused(
-                _error(
-                    400,
-                    "team_memory_invalid_content",
-                    f"entry {key!r} contains a NUL byte; team memory holds text files only",
-                    key=key,
-                    rule="content-nul",
-                )
+            raise _refused(
+                400,
+                "team_memory_invalid_content",
+                f"entry {key!r} contains a NUL byte; team memory holds text files only",
+                key=key,
+                rule="content-nul",
             )
         try:
             size = len(content.encode("utf-8"))
         except UnicodeEncodeError:
-            raise _Refused(
-                _error(
-                    400,
-                    "team_memory_invalid_content",
-                    f"entry {key!r} is not valid Unicode text (it holds a lone surrogate)",
-                    key=key,
-                    rule="content-not-utf8",
-                )
+            raise _refused(
+                400,
+                "team_memory_invalid_content",
+                f"entry {key!r} is not valid Unicode text (it holds a lone surrogate)",
+                key=key,
+                rule="content-not-utf8",
             ) from None
         if size > MAX_ENTRY_BYTES:
-            raise _Refused(
-                _error(
-                    413,
-                    "team_memory_entry_too_large",
-                    f"entry {key!r} is {size} UTF-8 bytes; the limit is {MAX_ENTRY_BYTES}",
-                    key=key,
-                    max_bytes=MAX_ENTRY_BYTES,
-                    received_bytes=size,
-                )
+            raise _refused(
+                413,
+                "team_memory_entry_too_large",
+                f"entry {key!r} is {size} UTF-8 bytes; the limit is {MAX_ENTRY_BYTES}",
+                key=key,
+                max_bytes=MAX_ENTRY_BYTES,
+                received_bytes=size,
             )
     findings = [
         {"key": key, "rule_id": finding.rule_id, "label": finding.label, "line": finding.line}
@@ -204,16 +185,13 @@ def _check_entries(entries: dict[str, str]) -> None:
             f"{f['key']} {'name' if f['line'] == 0 else 'line ' + str(f['line'])}: {f['label']} ({f['rule_id']})"
             for f in findings
         )
-        raise _Refused(
-            _error(
-                422,
-                "team_memory_secret_detected",
-                f"push refused, nothing stored: potential secrets in "
-                f"{named}. Team memory is shared with all repository collaborators; remove them and "
-                "push again.",
-                findings=findings,
-            ),
-            findings,
+        raise _refused(
+            422,
+            "team_memory_secret_detected",
+            f"push refused, nothing stored: potential secrets in "
+            f"{named}. Team memory is shared with all repository collaborators; remove them and "
+            "push again.",
+            findings=findings,
         )
 
 
@@ -223,14 +201,35 @@ def _if_match(header: str | None) -> str | None:
     return None if value == "*" else value
 
 
-def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlette:
-    """The ASGI app. ``storage`` stays owned by the caller, who closes it after the server stops."""
-    config = config or ServerConfig()
-    refusals = RefusalLog()
+class TeamServer:
+    """The server's endpoints, one method each, over one storage (owned by the caller, who closes
+    it after the server stops).
 
-    def snapshot(state: RepoState) -> TeamMemorySnapshot:
+    A method that cannot answer raises :class:`WebError` with the protocol's error code; the app's
+    one exception handler writes it as the protocol's JSON envelope (:func:`json_error`)."""
+
+    def __init__(self, storage: Storage, config: ServerConfig | None = None) -> None:
+        self.storage = storage
+        self.config = config or ServerConfig()
+        self.refusals = RefusalLog()  # secret refusals, for the dashboard
+
+    def app(self) -> Starlette:
+        handlers = error_handlers(json_error, API_FAILURES)
+        return Starlette(
+            routes=[
+                Route("/", self.root, methods=["GET"]),
+                Route("/health", self.health, methods=["GET"]),
+                Route(API_PATH, self.team_memory, methods=["GET", "PUT", "DELETE"]),
+                Route(HISTORY_PATH, self.history, methods=["GET"]),
+                Route(VERSION_PATH, self.version, methods=["GET"]),
+                Mount(DASHBOARD_PATH, create_dashboard(self.storage, self.refusals, self.config)),
+            ],
+            exception_handlers={**handlers, StorageUnavailable: self.unavailable},
+        )
+
+    def snapshot(self, state: RepoState) -> TeamMemorySnapshot:
         return TeamMemorySnapshot(
-            organization_id=config.organization_id,
+            organization_id=self.config.organization_id,
             repo=state.repo,
             version=state.version,
             last_modified=state.last_modified,
@@ -241,56 +240,58 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             entry_authors=state.authors,
         )
 
-    async def authorized(request: Request, *, admin: bool = False) -> tuple[TokenScope, str]:
-        scope = await run_in_threadpool(authenticate, storage, request.headers.get("authorization"))
+    async def authorized(self, request: Request, *, admin: bool = False) -> tuple[TokenScope, str]:
+        """The token's scope and the ``repo`` it asks for, or the refusal (401, 400, 403)."""
+        scope = await run_in_threadpool(authenticate, self.storage, request.headers.get("authorization"))
         if isinstance(scope, AuthDenied):
-            raise _Refused(_error(scope.status, scope.code, scope.message, {"WWW-Authenticate": "Bearer"}))
+            raise _refused(scope.status, scope.code, scope.message, {"WWW-Authenticate": "Bearer"})
         repo = request.query_params.get("repo", "")
         try:
             validate_repo(repo)
         except MemdirError as exc:
-            raise _Refused(_error(400, "invalid_repo", exc.message, rule=exc.rule)) from exc
+            raise _refused(400, "invalid_repo", exc.message, rule=exc.rule) from exc
         denied = permit(scope, repo, admin=admin)
         if denied is not None:
-            raise _Refused(_error(denied.status, denied.code, denied.message))
+            raise _refused(denied.status, denied.code, denied.message)
         return scope, repo
 
-    async def team_memory(request: Request) -> Response:
-        try:
-            scope, repo = await authorized(request, admin=request.method == "DELETE")
-        except _Refused as refused:
-            return refused.response
+    async def team_memory(self, request: Request) -> Response:
+        """``GET`` (pull), ``PUT`` (push) or ``DELETE`` (one key) of ``.../team_memory?repo=R``; a push
+        refused for secrets is kept in the refusal log (rule, key, token: never the text)."""
+        scope, repo = await self.authorized(request, admin=request.method == "DELETE")
         try:
             if request.method == "GET":
-                return await _get(request, repo)
+                return await self.pull(request, repo)
             if request.method == "PUT":
-                return await _put(request, repo, scope)
-            return await _delete(request, repo, scope)
-        except _Refused as refused:
-            if refused.findings:
+                return await self.push(request, repo, scope)
+            return await self.delete(request, repo, scope)
+        except WebError as refused:
+            findings = refused.details.get("findings")
+            if findings:
                 token = bearer_token(request.headers.get("authorization"))
-                refusals.record(repo, refused.findings, token=token, by=scope.name)
-            return refused.response
+                self.refusals.record(repo, findings, token=token, by=scope.name)
+            raise
 
-    async def _get(request: Request, repo: str) -> Response:
+    async def pull(self, request: Request, repo: str) -> Response:
         view = request.query_params.get("view")
         if view not in (None, "hashes"):
-            return _error(400, "invalid_view", f"unknown view {view!r}; the only view is 'hashes'")
+            raise _refused(400, "invalid_view", f"unknown view {view!r}; the only view is 'hashes'")
         hashes = view == "hashes"
-        state = await run_in_threadpool(storage.get_hashes if hashes else storage.get_repo, repo)
+        state = await run_in_threadpool(self.storage.get_hashes if hashes else self.storage.get_repo, repo)
         if state is None:
-            return _error(404, "not_found", f"repository {repo!r} has no team memory yet")
+            raise _refused(404, "not_found", f"repository {repo!r} has no team memory yet")
         etag = {"ETag": format_etag(state.checksum)}
         wanted = request.headers.get("if-none-match")
         if not hashes and wanted and state.checksum in {parse_etag(tag) for tag in wanted.split(",")}:
             return Response(status_code=304, headers=etag)
-        return JSONResponse(snapshot(state).to_json(include_entries=not hashes), headers=etag)
+        return JSONResponse(self.snapshot(state).to_json(include_entries=not hashes), headers=etag)
 
-    async def _put(request: Request, repo: str, scope: TokenScope) -> Response:
+    async def push(self, request: Request, repo: str, scope: TokenScope) -> Response:
+        config = self.config
         raw = await _read_body(request, config.max_body_bytes)
         parsed = await run_in_threadpool(_parse_put, raw)
         outcome = await run_in_threadpool(
-            lambda: storage.put_entries(
+            lambda: self.storage.put_entries(
                 repo,
                 parsed.entries,
                 _if_match(request.headers.get("if-match")),
@@ -302,7 +303,7 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             )
         )
         if isinstance(outcome, PutConflict):
-            return _error(
+            raise _refused(
                 412,
                 "team_memory_etag_mismatch",
                 "the repository changed since your If-Match checksum; fetch ?view=hashes and push again",
@@ -322,82 +323,70 @@ def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlett
             log.warning("push to %s by %s kept with prompt tags in: %s", printable(repo), printable(scope.name), keys)
         return JSONResponse(body, headers={"ETag": format_etag(outcome.checksum)})
 
-    async def _delete(request: Request, repo: str, scope: TokenScope) -> Response:
+    async def delete(self, request: Request, repo: str, scope: TokenScope) -> Response:
         key = request.query_params.get("key", "")
         _check_key(key)
-        result = await run_in_threadpool(
-            lambda: storage.delete_key(repo, key, by=scope.name, retention=config.retention)
-        )
+        retention = self.config.retention
+        result = await run_in_threadpool(lambda: self.storage.delete_key(repo, key, by=scope.name, retention=retention))
         if not result.deleted:
-            return _error(404, "not_found", f"repository {repo!r} has no team-memory key {key!r}")
+            raise _refused(404, "not_found", f"repository {repo!r} has no team-memory key {key!r}")
         return JSONResponse({"deleted": key, "checksum": result.checksum, "version": result.version})
 
-    async def history(request: Request) -> Response:
+    async def history(self, request: Request) -> Response:
         """``GET .../history?repo=R[&key=K][&limit=N]``: newest first, without bodies."""
-        try:
-            _scope, repo = await authorized(request)
-            key = request.query_params.get("key") or None
-            if key is not None:
-                _check_key(key)
-            limit = _int_param(request, "limit", 100, 1, _MAX_HISTORY_LIMIT)
-        except _Refused as refused:
-            return refused.response
-        rows = await run_in_threadpool(lambda: storage.history(repo, key, limit=limit))
+        _scope, repo = await self.authorized(request)
+        key = request.query_params.get("key") or None
+        if key is not None:
+            _check_key(key)
+        limit = _int_param(request, "limit", 100, 1, _MAX_HISTORY_LIMIT)
+        rows = await run_in_threadpool(lambda: self.storage.history(repo, key, limit=limit))
         return JSONResponse({"repo": repo, "history": [row.to_json() for row in rows]})
 
-    async def version(request: Request) -> Response:
+    async def version(self, request: Request) -> Response:
         """``GET .../version?repo=R&key=K&version=V`` (or ``&hash=sha256:...``): one version with its content."""
-        try:
-            _scope, repo = await authorized(request)
-            key = request.query_params.get("key", "")
-            _check_key(key)
-            wanted_hash = request.query_params.get("hash")
-            number = None if wanted_hash else _int_param(request, "version", None, 1, 2**62)
-        except _Refused as refused:
-            return refused.response
+        _scope, repo = await self.authorized(request)
+        key = request.query_params.get("key", "")
+        _check_key(key)
+        wanted_hash = request.query_params.get("hash")
+        number = None if wanted_hash else _int_param(request, "version", None, 1, 2**62)
+        storage = self.storage
         row = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=number, checksum=wanted_hash))
         if row is None:
             what = f"hash {wanted_hash}" if wanted_hash else f"version {number}"
-            return _error(404, "not_found", f"{repo!r} has no {what} of {key!r} in its history")
+            raise _refused(404, "not_found", f"{repo!r} has no {what} of {key!r} in its history")
         return JSONResponse(row.to_json(with_content=True))
 
-    async def health(_request: Request) -> Response:
+    async def health(self, _request: Request) -> Response:
         try:
-            await run_in_threadpool(storage.ping)
+            await run_in_threadpool(self.storage.ping)
         except Exception as exc:  # noqa: BLE001 - any failure to reach the database is "unhealthy", never a 500
             message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
             return JSONResponse({"status": "unavailable", "database": "unreachable", "error": message}, 503)
         return JSONResponse({"status": "ok", "database": "ok"})
 
-    async def root(_request: Request) -> Response:
+    async def root(self, _request: Request) -> Response:
         about = {"service": SERVICE_NAME, "version": _package_version(), "api": API_PATH, "health": "/health"}
         return JSONResponse(about)
 
-    async def unavailable(_request: Request, exc: Exception) -> Response:
+    async def unavailable(self, request: Request, exc: Exception) -> Response:
+        """The database dropped out under a request: a 503 the client retries, never a 500."""
         message = getattr(exc, "message", str(exc))
-        return _error(503, "storage_unavailable", message, {"Retry-After": "1"})
+        return json_error(request, WebError(503, message, rule="storage_unavailable", headers={"Retry-After": "1"}))
 
-    return Starlette(
-        routes=[
-            Route("/", root, methods=["GET"]),
-            Route("/health", health, methods=["GET"]),
-            Route(API_PATH, team_memory, methods=["GET", "PUT", "DELETE"]),
-            Route(HISTORY_PATH, history, methods=["GET"]),
-            Route(VERSION_PATH, version, methods=["GET"]),
-            Mount(DASHBOARD_PATH, create_dashboard(storage, refusals, config)),
-        ],
-        exception_handlers={StorageUnavailable: unavailable},
-    )
+
+def create_app(storage: Storage, config: ServerConfig | None = None) -> Starlette:
+    """The ASGI app. ``storage`` stays owned by the caller, who closes it after the server stops."""
+    return TeamServer(storage, config).app()
 
 
 def _int_param(request: Request, name: str, default: int | None, low: int, high: int) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         if default is None:
-            raise _Refused(_error(400, "invalid_parameter", f"{name} is required (a whole number)"))
+            raise _refused(400, "invalid_parameter", f"{name} is required (a whole number)")
         return default
     if not raw.isdigit() or len(raw) > 19 or not low <= int(raw) <= high:
-        raise _Refused(_error(400, "invalid_parameter", f"{name} must be a whole number from {low} to {high}"))
+        raise _refused(400, "invalid_parameter", f"{name} must be a whole number from {low} to {high}")
     return int(raw)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import threading
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -23,20 +23,18 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from memdir.errors import MemdirError
 from memdir.model.markup import describe_markup
 from memdir.server.auth import bearer_token
 from memdir.server.storage.base import TOKEN_ID_CHARS, Storage, TokenScope, hash_token, utc_now_iso
 from memdir.team.protocol import validate_key, validate_repo
-from memdir.ui.web import FormTooLarge, page_environment, read_form, render_page, same_origin, static_response
+from memdir.ui.web import page_environment, read_form, render_page, same_origin
+from memdir.ui.web_handlers import WebError, error_handlers, static_route
 
-__all__ = ["DASHBOARD_PATH", "Refusal", "RefusalLog", "create_dashboard", "token_id"]
+__all__ = ["DASHBOARD_PATH", "Dashboard", "Refusal", "RefusalLog", "create_dashboard", "token_id"]
 
 DASHBOARD_PATH = "/dashboard"
 _COOKIE = "memdir_team_dashboard"
 _HISTORY_ROWS = 100
-
-Handler = Callable[[Request], Awaitable[Response]]
 
 
 def token_id(token: str | None) -> str:
@@ -91,19 +89,38 @@ class RefusalLog:
             return sorted({item.repo for item in self._items})
 
 
-class _Denied(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+class Dashboard:
+    """The dashboard's endpoints, one method each, over the server's storage and refusal log.
 
+    A page method signs the request in first (:meth:`sign_in`) and raises :class:`WebError` for
+    what it cannot show; the app's one exception handler turns that into the sign-in form (401) or
+    an error page (:meth:`show_error`). ``config``, the server's
+    :class:`~memdir.server.app.ServerConfig`, gives a restore its entry limit and retention."""
 
-def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None) -> Starlette:
-    """The dashboard app, to mount at :data:`DASHBOARD_PATH` in the team server (``config``, the
-    server's :class:`~memdir.server.app.ServerConfig`, gives a restore its entry limit and retention)."""
-    pages = page_environment("memdir.server")
+    def __init__(self, storage: Storage, refusals: RefusalLog, config: Any = None) -> None:
+        self.storage = storage
+        self.refusals = refusals
+        self.config = config
+        self.pages = page_environment("memdir.server")
 
-    def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    def routes(self) -> list[Route]:
+        return [
+            Route("/", self.home),
+            Route("/repo", self.repo_page),
+            Route("/file", self.file_page),
+            Route("/tokens", self.tokens_page),
+            Route("/change", self.change_page),
+            Route("/restore", self.restore, methods=["POST"]),
+            Route("/login", self.login, methods=["POST"]),
+            Route("/logout", self.logout, methods=["POST"]),
+            static_route(),
+        ]
+
+    def app(self) -> Starlette:
+        return Starlette(routes=self.routes(), exception_handlers=error_handlers(self.show_error))
+
+    # -- rendering ---------------------------------------------------------------------------
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         base = {
             "nav": True,
             "base": DASHBOARD_PATH,
@@ -113,53 +130,48 @@ def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None)
             "layout": "dash_base.html",
             "admin": getattr(request.state, "admin", False),
         }
-        return render_page(pages, name, {**base, **context}, status=status)
+        return render_page(self.pages, name, {**base, **context}, status=status)
 
-    def presented(request: Request) -> str | None:
-        return bearer_token(request.headers.get("authorization")) or request.cookies.get(_COOKIE)
+    def show_error(self, request: Request, error: WebError) -> Response:
+        """A 401 is the sign-in form (without an error on a first visit); anything else an error page."""
+        if error.status == 401:
+            return self.render(request, "dash_login.html", 401, title="Sign in", message=error.message, nav=False)
+        title = error.title or "Cannot show that"
+        return self.render(request, "error.html", error.status, title=title, message=error.message)
 
-    async def scope_of(request: Request) -> tuple[TokenScope, str]:
-        token = presented(request)
+    # -- who is asking -----------------------------------------------------------------------
+    async def sign_in(self, request: Request) -> tuple[TokenScope, str]:
+        """The scope and token of the request's bearer header or cookie; a 401 without one."""
+        token = bearer_token(request.headers.get("authorization")) or request.cookies.get(_COOKIE)
         if token is None:
-            raise _Denied(401, "")  # a first visit: the sign-in form, without an error
-        scope = await run_in_threadpool(storage.verify_token, token)
+            raise WebError(401, "", rule="sign-in")  # a first visit: the sign-in form, without an error
+        scope = await run_in_threadpool(self.storage.verify_token, token)
         if scope is None:
-            raise _Denied(401, "this token is unknown or revoked; sign in with another")
+            raise WebError(401, "this token is unknown or revoked; sign in with another", rule="sign-in")
+        request.state.admin = scope.admin  # the nav shows only the links this token can use
         return scope, token
 
-    def page(handler: Callable[[Request, TokenScope, str], Awaitable[Response]]) -> Handler:
-        async def wrapped(request: Request) -> Response:
-            try:
-                scope, token = await scope_of(request)
-                request.state.admin = scope.admin  # the nav shows only the links this token can use
-                return await handler(request, scope, token)
-            except _Denied as exc:
-                if exc.status == 401:
-                    return render(request, "dash_login.html", 401, title="Sign in", message=exc.message, nav=False)
-                return render(request, "error.html", exc.status, title="Not allowed", message=exc.message)
-            except MemdirError as exc:
-                return render(request, "error.html", 400, title="Cannot show that", message=exc.message)
-
-        return wrapped
-
-    def repo_param(request: Request, scope: TokenScope) -> str:
+    def repo_param(self, request: Request, scope: TokenScope) -> str:
         repo = validate_repo(request.query_params.get("name", ""))
         if not scope.allows(repo):
-            raise _Denied(403, f"this token is not allowed to read repository {repo!r}")
+            raise _denied(403, f"this token is not allowed to read repository {repo!r}")
         return repo
 
-    async def home(request: Request, scope: TokenScope, token: str) -> Response:
+    # -- pages -------------------------------------------------------------------------------
+    async def home(self, request: Request) -> Response:
+        scope, token = await self.sign_in(request)
         named = [pattern for pattern in scope.repos if "*" not in pattern]
         # A pattern (acme/*, *) covers repositories by name: the ones the server holds are listed.
-        held = await run_in_threadpool(storage.list_repos)
-        seen = sorted({repo for repo in [*held, *refusals.repos()] if scope.allows(repo) and repo not in named})
-        return render(
+        held = await run_in_threadpool(self.storage.list_repos)
+        seen = sorted({repo for repo in [*held, *self.refusals.repos()] if scope.allows(repo) and repo not in named})
+        return self.render(
             request, "dash_home.html", title="Team memory", scope=scope, repos=named + seen, me=token_id(token)
         )
 
-    async def repo_page(request: Request, scope: TokenScope, token: str) -> Response:
-        repo = repo_param(request, scope)
-        state = await run_in_threadpool(storage.get_repo, repo)
+    async def repo_page(self, request: Request) -> Response:
+        scope, _token = await self.sign_in(request)
+        repo = self.repo_param(request, scope)
+        state = await run_in_threadpool(self.storage.get_repo, repo)
         files = []
         if state is not None:
             files = [
@@ -171,8 +183,8 @@ def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None)
                 }
                 for key, text in sorted(state.entries.items())
             ]
-        history = await run_in_threadpool(lambda: storage.history(repo, limit=_HISTORY_ROWS))
-        return render(
+        history = await run_in_threadpool(lambda: self.storage.history(repo, limit=_HISTORY_ROWS))
+        return self.render(
             request,
             "dash_repo.html",
             title=repo,
@@ -180,26 +192,29 @@ def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None)
             state=state,
             files=files,
             history=history,
-            refused=refusals.for_repo(repo),
+            refused=self.refusals.for_repo(repo),
         )
 
-    async def file_page(request: Request, scope: TokenScope, token: str) -> Response:
-        repo = repo_param(request, scope)
+    async def file_page(self, request: Request) -> Response:
+        scope, _token = await self.sign_in(request)
+        repo = self.repo_param(request, scope)
         key = validate_key(request.query_params.get("key", ""))
-        state = await run_in_threadpool(storage.get_repo, repo)
+        state = await run_in_threadpool(self.storage.get_repo, repo)
         if state is None or key not in state.entries:
-            raise _Denied(404, f"repository {repo!r} has no file {key!r}")
-        return render(request, "dash_file.html", title=key, repo=repo, key=key, text=state.entries[key])
+            raise _denied(404, f"repository {repo!r} has no file {key!r}")
+        return self.render(request, "dash_file.html", title=key, repo=repo, key=key, text=state.entries[key])
 
-    async def change_page(request: Request, scope: TokenScope, token: str) -> Response:
+    async def change_page(self, request: Request) -> Response:
         """One history row: what that version changed (a diff against the version before) and, for
         an administrator, a button that makes it current again."""
-        repo = repo_param(request, scope)
+        scope, token = await self.sign_in(request)
+        repo = self.repo_param(request, scope)
         key = validate_key(request.query_params.get("key", ""))
         version = _version(request.query_params.get("version", ""))
+        storage = self.storage
         entry = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=version))
         if entry is None:
-            raise _Denied(404, f"repository {repo!r} has no version {version} of {key!r}")
+            raise _denied(404, f"repository {repo!r} has no version {version} of {key!r}")
         rows = await run_in_threadpool(lambda: storage.history(repo, key, limit=_HISTORY_ROWS))
         older = next((row for row in rows if row.version < version), None)
         before = None
@@ -212,90 +227,82 @@ def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None)
                 (before or "").splitlines(), after.splitlines(), "before", f"version {version}", lineterm=""
             )
         )[2:]
-        return render(
+        return self.render(
             request, "dash_change.html", title=f"{key} at version {version}", repo=repo, key=key, entry=entry,
             diff=diff, admin=scope.admin, me=token_id(token), restorable=entry.content is not None,
         )  # fmt: skip
 
-    async def restore(request: Request, scope: TokenScope, token: str) -> Response:
+    async def restore(self, request: Request) -> Response:
+        scope, token = await self.sign_in(request)
         if not same_origin(request):
-            raise _Denied(403, "restore from this site only")
+            raise _denied(403, "restore from this site only")
         form = await read_form(request)
         if form.get("me") != token_id(token):  # a page of another site cannot know it
-            raise _Denied(403, "this form was not made for your sign-in; reload the page")
+            raise _denied(403, "this form was not made for your sign-in; reload the page")
         if not scope.admin:
-            raise _Denied(403, "restoring is for administrators (a token created with --admin)")
+            raise _denied(403, "restoring is for administrators (a token created with --admin)")
         repo = form.get("name", "")
         if not scope.allows(repo):
-            raise _Denied(403, f"this token is not allowed to write repository {repo!r}")
+            raise _denied(403, f"this token is not allowed to write repository {repo!r}")
         key = validate_key(form.get("key", ""))
         version = _version(form.get("version", ""))
+        storage = self.storage
         entry = await run_in_threadpool(lambda: storage.history_entry(repo, key, version=version))
         if entry is None or entry.content is None:
-            raise _Denied(404, f"repository {repo!r} has no version {version} of {key!r} to restore")
+            raise _denied(404, f"repository {repo!r} has no version {version} of {key!r} to restore")
         text = entry.content
-        limit = getattr(config, "max_entries", 1000)
-        retention = getattr(config, "retention", None)
+        limit = getattr(self.config, "max_entries", 1000)
+        retention = getattr(self.config, "retention", None)
         await run_in_threadpool(
             lambda: storage.put_entries(repo, {key: text}, None, max_entries=limit, by=scope.name, retention=retention)
         )
         return RedirectResponse(f"{DASHBOARD_PATH}/repo?name={quote(repo)}", status_code=303)
 
-    async def tokens_page(request: Request, scope: TokenScope, token: str) -> Response:
+    async def tokens_page(self, request: Request) -> Response:
+        scope, token = await self.sign_in(request)
         if not scope.admin:
-            raise _Denied(403, "the token list is for administrators (a token created with --admin)")
+            raise _denied(403, "the token list is for administrators (a token created with --admin)")
         # An administrator of some repositories sees the tokens of those only: the others' names and
         # scopes would tell it which repositories exist elsewhere on the server.
-        tokens = [info for info in await run_in_threadpool(storage.list_tokens) if scope.covers(info.repos)]
-        return render(request, "dash_tokens.html", title="Tokens", tokens=tokens, me=token_id(token))
+        tokens = [info for info in await run_in_threadpool(self.storage.list_tokens) if scope.covers(info.repos)]
+        return self.render(request, "dash_tokens.html", title="Tokens", tokens=tokens, me=token_id(token))
 
-    async def login(request: Request) -> Response:
+    # -- signing in and out --------------------------------------------------------------------
+    async def login(self, request: Request) -> Response:
         if not same_origin(request):
-            return render(request, "error.html", 403, title="Not allowed", message="sign in from this site only")
-        try:
-            form = await read_form(request)
-        except FormTooLarge:
-            return render(request, "error.html", 413, title="Too large", message="the form is too large")
+            raise _denied(403, "sign in from this site only")
+        form = await read_form(request)
         token = form.get("token", "").strip()
-        scope = await run_in_threadpool(storage.verify_token, token) if token else None
+        scope = await run_in_threadpool(self.storage.verify_token, token) if token else None
         if scope is None:
             message = "this token is unknown or revoked; an administrator creates one with `memdir team token create`"
-            return render(request, "dash_login.html", 401, title="Sign in", message=message, nav=False)
+            raise WebError(401, message, rule="sign-in")
         response = RedirectResponse(DASHBOARD_PATH + "/", status_code=303)
         secure = request.url.scheme == "https"
         response.set_cookie(_COOKIE, token, httponly=True, samesite="strict", secure=secure, path=DASHBOARD_PATH)
         return response
 
-    async def logout(request: Request) -> Response:
+    async def logout(self, request: Request) -> Response:
         response = RedirectResponse(DASHBOARD_PATH + "/", status_code=303)
         if same_origin(request):
             response.delete_cookie(_COOKIE, path=DASHBOARD_PATH)
         return response
 
-    async def static(request: Request) -> Response:
-        return static_response(request.path_params["name"])
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return render(request, "error.html", 404, title="Not found", message=f"no page at {request.url.path}")
+def create_dashboard(storage: Storage, refusals: RefusalLog, config: Any = None) -> Starlette:
+    """The dashboard app, to mount at :data:`DASHBOARD_PATH` in the team server (``config``, the
+    server's :class:`~memdir.server.app.ServerConfig`, gives a restore its entry limit and retention)."""
+    return Dashboard(storage, refusals, config).app()
 
-    async def not_allowed(request: Request, exc: Exception) -> Response:
-        return render(request, "error.html", 405, title="Not allowed", message=f"{request.method} is not used here")
 
-    routes = [
-        Route("/", page(home)),
-        Route("/repo", page(repo_page)),
-        Route("/file", page(file_page)),
-        Route("/tokens", page(tokens_page)),
-        Route("/change", page(change_page)),
-        Route("/restore", page(restore), methods=["POST"]),
-        Route("/login", login, methods=["POST"]),
-        Route("/logout", logout, methods=["POST"]),
-        Route("/static/{name}", static),
-    ]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+def _denied(status: int, message: str) -> WebError:
+    """What a signed-in token may not see or do (or what is not there): a page titled "Not allowed"."""
+    return WebError(status, message, rule="forbidden" if status == 403 else "not-found", title="Not allowed")
 
 
 def _version(text: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 2**62:
-        raise _Denied(400, f"version {text[:20]!r} is not a version number")
+        raise WebError(
+            400, f"version {text[:20]!r} is not a version number", rule="invalid-version", title="Not allowed"
+        )
     return int(text)

@@ -49,8 +49,6 @@ if TYPE_CHECKING:
     from memdir.store.index_db import MemoryIndex
 
 __all__ = [
-    "DAILY_LOG_ENV",
-    "EXTRA_GUIDELINES_ENV",
     "SETTINGS_KEYS",
     "MemoryConfig",
     "agent_memory_dir",
@@ -68,9 +66,6 @@ __all__ = [
 # Each memdir settings key's default, as written in a settings file; the keys, their checks and
 # their docs are the table in memdir.settings_table.
 SETTINGS_KEYS: Mapping[str, object] = SETTINGS_DEFAULTS
-
-DAILY_LOG_ENV = "MEMDIR_DAILY_LOG"
-EXTRA_GUIDELINES_ENV = "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"
 
 
 def extra_guidelines_from_env(environment: Environment) -> tuple[str, ...]:

@@ -53,3 +53,15 @@ class Place:
 
 def digest(text: str | bytes) -> str:
     return hashlib.sha256(text.encode("utf-8") if isinstance(text, str) else text).hexdigest()
+
+
+def pull_into_team(team: Path, key: str, text: str) -> None:
+    """What a team pull does to one file: the server's ``text`` replaces ``team/<key>`` through
+    the sync's own local writer (``apply_local``), checked against the file's current content."""
+    from memdir.team.local import LocalOp, apply_local
+    from memdir.team.protocol import hash_content
+
+    path = team / key
+    current = hash_content(path.read_text(encoding="utf-8")) if path.is_file() else None
+    outcome = apply_local(str(team), [LocalOp(key, current, text)])
+    assert not outcome.skipped, outcome.skipped

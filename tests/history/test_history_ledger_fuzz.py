@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 
-from history_place import Place, digest
+from history_place import Place, digest, pull_into_team
 from test_history_crash import CHILD
 
 from memdir.background.file_tools import MemoryFileTools
@@ -26,7 +26,6 @@ from memdir.integrations.mcp_tools import MemoryToolbox
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.model.memory import Memory
 from memdir.store.provenance import acting_as
-from memdir.team.local import write_pulled_entries
 
 OPERATIONS = 1000
 CRASHES = 8
@@ -105,7 +104,7 @@ def test_every_content_ever_written_is_live_or_restorable_after_1000_random_oper
                         tools[tool]({**arguments, "content": text} if tool == "Write" else arguments)
                     elif kind == "team":
                         key = rng.choice(["shared_a.md", "shared_b.md"])
-                        write_pulled_entries(str(place.memory / "team"), {key: text})
+                        pull_into_team(place.memory / "team", key, text)
                     elif kind == "delete":
                         if live_topics():
                             directory.delete(rng.choice(live_topics()))

@@ -7,7 +7,7 @@ import json
 import tarfile
 
 import pytest
-from history_place import Place, digest
+from history_place import Place, digest, pull_into_team
 from starlette.testclient import TestClient
 
 from memdir.config import open_memory_dir, resolve_config
@@ -143,14 +143,12 @@ def _csrf(client: TestClient) -> str:
 
 
 def test_a_team_pull_that_replaces_a_file_keeps_the_local_version(place: Place) -> None:
-    from memdir.team.local import write_pulled_entries
-
     config = resolve_config(str(place.project), memory_dir=str(place.memory))
     directory = open_memory_dir(config)
     (place.memory / "team").mkdir(parents=True)
     local = "---\nname: Deploy\ndescription: How we deploy\ntype: project\n---\n\nLocal.\n"
     directory.write_text("team/deploy.md", local)
-    write_pulled_entries(str(place.memory / "team"), {"deploy.md": local.replace("Local.", "Server.")})
+    pull_into_team(place.memory / "team", "deploy.md", local.replace("Local.", "Server."))
     assert "Server." in place.file("team/deploy.md")
     assert_restorable(place, local, file="team/deploy.md")
 

@@ -33,7 +33,6 @@ from memdir.paths import auto_mem_entrypoint, find_canonical_git_root, find_git_
 from memdir.settings import Source, default_managed_dir
 
 __all__ = [
-    "ADDITIONAL_DIRS_ENV",
     "DISABLE_CLAUDE_MDS_ENV",
     "EXTERNAL_INCLUDES_KEY",
     "MAX_INCLUDE_DEPTH",
@@ -45,7 +44,6 @@ __all__ = [
 MAX_INCLUDE_DEPTH = 5
 EXTERNAL_INCLUDES_KEY = "hasClaudeMdExternalIncludesApproved"
 DISABLE_CLAUDE_MDS_ENV = "CLAUDE_CODE_DISABLE_CLAUDE_MDS"
-ADDITIONAL_DIRS_ENV = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"
 _EXCLUDABLE = frozenset({InstructionType.USER, InstructionType.PROJECT, InstructionType.LOCAL})
 
 

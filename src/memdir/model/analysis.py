@@ -35,7 +35,6 @@ __all__ = [
     "spaced_pairs",
     "stem",
     "tokenize",
-    "unspaced_letters",
 ]
 
 # Bump when tokenize, stem or the stop words change: every derived analysis is made again.
@@ -169,11 +168,6 @@ def is_pair(term: str) -> bool:
     """Whether a term is a pair (or lone character) of a script analysed by pairs, not a word: most
     pairs that straddle two words of a query occur in no memory, which says nothing about the topic."""
     return not term.isascii() and _PAIR_TERM.fullmatch(term) is not None
-
-
-def unspaced_letters(text: str) -> int:
-    """How many letters of scripts written without spaces (Chinese, Japanese, Thai…) ``text`` has."""
-    return 0 if text.isascii() else len(_UNSPACED_LETTER.findall(text))
 
 
 def has_unspaced_words(text: str) -> bool:

@@ -33,6 +33,10 @@ __all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest"
 
 
 def _covered(weights: Mapping[str, float], terms: Mapping[str, float]) -> float:
+    """The share of the query's information (idf mass, ``weights``) that a memory's ``terms`` hold;
+    a word the store has never seen counts as one held by a single memory, so a question about
+    something absent covers little. An unseen pair of characters (Chinese, Japanese, Korean) counts
+    half: most are the seam between two words of the query ("写集" in "写集成测试")."""
     total = sum(weights.values())
     return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
 
@@ -126,15 +130,6 @@ class LexicalSelector:
             ranked = [(by_path[path], score) for path, score in scores.items()]
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
-
-    def coverage(self, query: str, header: MemoryHeader, stats: _TermStats | None = None) -> float:
-        """The share of the query's information (idf mass) that a memory matches; a word the store
-        has never seen counts as one held by a single memory, so a question about something absent
-        covers little. An unseen pair of characters (Chinese, Japanese, Korean) counts half: most
-        are the seam between two words of the query ("写集" in "写集成测试"). ``stats``: where the
-        counts come from (the in-memory index by default, the stored postings for the whole store)."""
-        index: _TermStats = self.index if stats is None else stats
-        return _covered(self._query_weights(query, index), index.terms_of(header.path))
 
     @staticmethod
     def _query_weights(query: str, index: _TermStats) -> dict[str, float]:

@@ -18,8 +18,6 @@ from memdir.session_notes.tokens import count_tool_calls_since, last_turn_has_to
 from memdir.settings_table import SessionMemorySettings, session_memory_settings
 
 __all__ = [
-    "ENV_DISABLE_SM_COMPACT",
-    "ENV_ENABLE_SM_COMPACT",
     "CompactThresholds",
     "UpdateThresholds",
     "compact_thresholds",
@@ -27,9 +25,6 @@ __all__ = [
     "should_use_session_memory_compaction",
     "update_thresholds",
 ]
-
-ENV_ENABLE_SM_COMPACT = "ENABLE_CLAUDE_CODE_SM_COMPACT"
-ENV_DISABLE_SM_COMPACT = "DISABLE_CLAUDE_CODE_SM_COMPACT"
 
 
 _DEFAULTS = session_memory_settings(None)

@@ -401,11 +401,6 @@ class History:
             raise HistoryError(f"the content {digest[:12]} is missing from the history {self.path}")
         return data
 
-    def text_at(self, file: str, number: int) -> str | None:
-        """The text of ``file`` after its version ``number``; None when the file was gone then."""
-        found = self.version(file, number)
-        return None if found.hash is None else self.content(found.hash).decode("utf-8", errors="replace")
-
     def runs(self, *, limit: int | None = None) -> list[Run]:
         """Runs newest first, each with its count of changes and the files it touched."""
         sql = (

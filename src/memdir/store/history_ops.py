@@ -152,11 +152,6 @@ class HistoryView:
             )
         return self.db.content(found.hash).decode("utf-8", errors="replace")
 
-    def last_change(self, file: str) -> Version | None:
-        """The newest recorded change of ``file`` (where it came from, and when it last changed)."""
-        rows = self.versions(file, limit=1)
-        return rows[0] if rows else None
-
     def provenance(self, file: str) -> dict[str, object]:
         """Where ``file`` came from and when it last changed, as JSON: ``origin`` (the change that
         created it) and ``lastChange``, each ``{"by", "at", "version", "change"}`` or None."""

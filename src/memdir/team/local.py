@@ -29,7 +29,6 @@ __all__ = [
     "is_sync_ignored",
     "read_local_team_memory",
     "team_by",
-    "write_pulled_entries",
 ]
 
 
@@ -158,44 +157,6 @@ def _check_key(team_dir: str, key: str) -> str | SkippedFile:
         return validate_team_mem_key(team_dir, key)
     except MemdirError as exc:
         return SkippedFile(key, exc.rule, exc.message)
-
-
-def write_pulled_entries(team_dir: str, entries: Mapping[str, str]) -> PullWrite:
-    """Write a pull into ``team/``: the server wins per key, identical files keep their mtime.
-
-    Holds the memory directory's lock so a pulled file never interleaves with a local save of the
-    same file or of ``team/MEMORY.md``.
-    """
-    written: list[str] = []
-    skipped: list[SkippedFile] = []
-    unchanged = 0
-    team_dir = team_dir.rstrip(os.sep) + os.sep
-    with lock_directory(os.path.dirname(team_dir.rstrip(os.sep))):
-        for key in sorted(entries):
-            content = entries[key]
-            if is_sync_ignored(key.rsplit("/", 1)[-1]):
-                skipped.append(SkippedFile(key, "reserved-name", "memdir's lock and temp file names are not synced"))
-                continue
-            payload = content.encode("utf-8", "surrogatepass")
-            if len(payload) > MAX_ENTRY_BYTES:
-                skipped.append(
-                    SkippedFile(key, "too-large", f"{len(payload)} bytes, over the {MAX_ENTRY_BYTES}-byte limit")
-                )
-                continue
-            target = _check_key(team_dir, key)
-            if isinstance(target, SkippedFile):
-                skipped.append(target)
-                continue
-            if _identical(target, payload):
-                unchanged += 1
-                continue
-            try:
-                atomic_write(target, payload)
-            except OSError as exc:
-                skipped.append(SkippedFile(key, "write-failed", f"{target}: {exc.strerror or exc}"))
-                continue
-            written.append(key)
-    return PullWrite(tuple(written), unchanged, tuple(skipped))
 
 
 @dataclass(frozen=True)

@@ -50,11 +50,9 @@ class PushScheduler:
         self._on_done = on_done
         self._cond = threading.Condition()
         self._deadline: float | None = None
-        self._pushing = False
         self._suppressed = False
         self._closed = False
         self.attempts = 0
-        self.last_error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="memdir-team-push", daemon=True)
         self._thread.start()
 
@@ -106,7 +104,6 @@ class PushScheduler:
                         log.info("team push suppressed after a permanent failure; delete a file or restart")
                         self._cond.notify_all()
                         continue
-                    self._pushing = True
                     break
             self._attempt()
 
@@ -118,9 +115,7 @@ class PushScheduler:
         except (MemdirError, OSError) as exc:
             error = exc
         with self._cond:
-            self._pushing = False
             self.attempts += 1
-            self.last_error = error
             if error is not None and is_permanent_failure(error):
                 self._suppressed = True
             if self._deadline is not None and self._deadline <= self._clock():
@@ -142,6 +137,5 @@ class PushScheduler:
             if self._thread.is_alive() or self._deadline is None or self._suppressed:
                 return False
             self._deadline = None
-            self._pushing = True
         self._attempt()
         return True

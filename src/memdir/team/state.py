@@ -21,14 +21,12 @@ class SyncState:
     server_checksums: dict[str, str] = field(default_factory=dict)
     server_max_entries: int | None = None
     server_version: int | None = None
-    probed: bool = False  # the server's hashes (or a full pull) have been seen at least once
 
     def forget_server(self) -> None:
         """The server has nothing for this repo (404)."""
         self.last_known_checksum = None
         self.server_checksums = {}
         self.server_version = None
-        self.probed = True
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ __all__ = [
     "PUSH_BLOCKED",
     "SyncView",
     "conflict_copy",
-    "conflict_stamp",
     "if_match",
     "is_mass_delete",
     "mass_delete_message",
@@ -104,12 +103,6 @@ def remember(state: SyncState, snapshot: TeamMemorySnapshot | None) -> None:
     state.last_known_checksum = snapshot.checksum
     state.server_checksums = dict(snapshot.entry_checksums or {})
     state.server_version = snapshot.version
-    state.probed = True
-
-
-def conflict_stamp() -> str:
-    """The UTC time a conflict copy is named after (``NAME.conflict-YYYYMMDDTHHMMSSZ.md``)."""
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def conflict_copy(key: str, text: str, taken: Collection[str]) -> tuple[str, str]:

@@ -12,6 +12,7 @@ refused, since it would place the directory outside its root.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -29,12 +30,13 @@ from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
 from memdir.model.markup import neutralise
 from memdir.paths import find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines
-from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited
+from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited, remove_file
 from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template
 
 __all__ = [
     "AGENT_DISPLAY_NAME",
+    "AGENT_SNAPSHOT",
     "SNAPSHOT_JSON",
     "SYNCED_JSON",
     "AgentMemory",
@@ -52,6 +54,8 @@ AGENT_DISPLAY_NAME = "Persistent Agent Memory"
 SNAPSHOT_BASE = "agent-memory-snapshots"
 SNAPSHOT_JSON = "snapshot.json"
 SYNCED_JSON = ".snapshot-synced.json"
+AGENT_SNAPSHOT = "agent-snapshot"
+"""The history's ``by`` for files a project's agent-memory snapshot put in an agent's directory."""
 
 
 class AgentScope(StrEnum):
@@ -277,17 +281,30 @@ class AgentMemory:
         atomic_write(self.marker_path, json.dumps({"syncedFrom": snapshot_timestamp}, separators=(",", ":")))
 
     def initialize_from_snapshot(self, snapshot_timestamp: str) -> list[str]:
-        """Copy the snapshot's top-level files (all but ``snapshot.json``) in; returns the copies."""
-        copied = self._copy_snapshot()
-        self.mark_snapshot_synced(snapshot_timestamp)
+        """Copy the snapshot's top-level files (all but ``snapshot.json``) in; returns the copies.
+        The directory's history (when watched) records each copy as ``agent-snapshot``."""
+        with _as_snapshot():
+            copied = self._copy_snapshot()
+            self.mark_snapshot_synced(snapshot_timestamp)
         return copied
 
     def replace_from_snapshot(self, snapshot_timestamp: str) -> list[str]:
-        """Drop the local top-level ``*.md`` files, then initialize from the snapshot."""
-        for entry in _entries(self.dir):
-            if entry.is_file() and entry.name.endswith(".md"):
-                os.unlink(entry.path)
-        return self.initialize_from_snapshot(snapshot_timestamp)
+        """Drop the local top-level ``*.md`` files, then initialize from the snapshot; each file
+        dropped goes through the store's write layer, so the history keeps its text."""
+        with _as_snapshot():
+            for entry in _entries(self.dir):
+                if entry.is_file() and entry.name.endswith(".md"):
+                    remove_file(entry.path)
+            return self.initialize_from_snapshot(snapshot_timestamp)
+
+
+def _as_snapshot() -> contextlib.AbstractContextManager[object]:
+    """Changes made by applying a project's snapshot are recorded as ``agent-snapshot``, in the
+    caller's run (``memdir agent snapshot replace`` is one run, undone as one)."""
+    from memdir.store.provenance import acting_as, current  # only a write imports it
+
+    outer = current()
+    return acting_as(AGENT_SNAPSHOT, run=outer.run, label=outer.label or "agent snapshot")
 
 
 def is_agent_memory_path(path: str, *, environment: Environment, cwd: str | None = None) -> bool:

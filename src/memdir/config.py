@@ -272,11 +272,12 @@ def _open_history(root: str, home: str) -> WriteObserver:
     return History(root, history_path(root, home))
 
 
-def watch_history(config: MemoryConfig) -> None:
-    """Record every write memdir makes in the configuration's memory directory in its history
-    (``memdir.history``, on by default). Registering costs nothing: the history database is opened
-    at the first write, so a process that only reads (the prompt hook) never opens or imports it."""
-    root = config.memory_dir
+def watch_history(config: MemoryConfig, root: str | None = None) -> None:
+    """Record every write memdir makes in the configuration's memory directory (or in ``root``,
+    another memory directory such as a sub-agent's) in its history (``memdir.history``, on by
+    default). Registering costs nothing: the history database is opened at the first write, so a
+    process that only reads (the prompt hook) never opens or imports it."""
+    root = root or config.memory_dir
     observe_writes(root, partial(_open_history, root, config.config_home) if config.memdir.history else None)
 
 

@@ -6,6 +6,7 @@ import click
 
 from memdir.agents import SNAPSHOT_JSON, AgentMemory, AgentScope
 from memdir.cli.main import CliState, cli, echo_json, pass_state
+from memdir.config import watch_history
 
 __all__ = ["agent"]
 
@@ -78,6 +79,7 @@ def agent_snapshot(state: CliState, action: str, agent_type: str, scope: str, as
     """Compare the project's snapshot (.claude/agent-memory-snapshots/<type>/) with the agent's memory,
     or apply it: initialize copies it in, replace drops local *.md files first, mark records it as seen."""
     memory = _memory(state, agent_type, scope)
+    watch_history(state.config, memory.dir)
     check = memory.check_snapshot()
     copied: list[str] = []
     if action != "check":

@@ -8,6 +8,7 @@ with a copied context and asyncio tasks keep their own. Nothing on a read path i
 
 The ``by`` values memdir writes: ``cli``, ``mcp:<client name>``, ``memory-tool``, ``ui``,
 ``extract:<session id>``, ``dream:<run id>``, ``team:<token name>``, ``import``, ``doctor``,
+``agent-snapshot`` (a project's agent-memory snapshot copied into a sub-agent's directory),
 ``review`` (a proposal a person accepted is recorded as its agent's ``by``), ``api`` (a program
 using the library without saying who it is) and ``external`` (someone else: Claude Code, an
 editor, git).

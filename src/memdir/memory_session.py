@@ -107,7 +107,7 @@ class MemorySession:
         return resolve_model_spec(
             self.model_option,
             environment_value=self.config.environment.model,
-            settings_value=self.config.setting("model"),
+            settings_value=self.config.memdir.model,
         )
 
     @property
@@ -252,19 +252,8 @@ class MemorySession:
         from memdir.model.memory_type import FrontmatterLayout
 
         config = self.config
-        every = config.setting("extractEveryTurns")
-        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
-            raise ConfigError(
-                f"settings key memdir.extractEveryTurns must be a positive integer, not {every!r}", rule="settings"
-            )
-        options.setdefault("every_turns", every)
-        limit = config.setting("extractPrefilter")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ConfigError(
-                f"settings key memdir.extractPrefilter must be a positive integer or null, not {limit!r}",
-                rule="settings",
-            )
-        options.setdefault("manifest_limit", limit)
+        options.setdefault("every_turns", config.memdir.extract_every_turns)
+        options.setdefault("manifest_limit", config.memdir.extract_prefilter)
         if not config.enabled:
             options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
         if agent_writes(config) == "off":

@@ -28,8 +28,8 @@ from memdir.containment import (
     spell_real,
 )
 from memdir.envflags import env_defined_falsy, env_truthy
-from memdir.errors import ConfigError
 from memdir.model.text import js_trim, utf16_len
+from memdir.settings_table import FLAG, claude_setting_source, invalid_setting
 
 if TYPE_CHECKING:
     from memdir.environment import Environment
@@ -267,11 +267,8 @@ def auto_mem_path(project_root: str, *, settings: Settings, environment: Environ
     configured = settings.first_trusted("autoMemoryDirectory")
     if configured is not None:
         if not isinstance(configured, str):
-            source = settings.origin("autoMemoryDirectory", trusted_only=True)
-            raise ConfigError(
-                f"autoMemoryDirectory in {source} must be a string path, not {type(configured).__name__}",
-                rule="settings-type",
-            )
+            where = claude_setting_source(settings, "autoMemoryDirectory", trusted_only=True)
+            raise invalid_setting("autoMemoryDirectory", configured, "a directory path", where)
         valid = validate_memory_path(configured, home=environment.home)
         if valid is not None:
             return valid
@@ -310,7 +307,8 @@ def auto_memory_disabled_reason(settings: Settings, environment: Environment) ->
         return None
     source = settings.origin("autoMemoryEnabled")
     if not isinstance(enabled, bool):
-        raise ConfigError(f"autoMemoryEnabled in {source} must be true or false, not {enabled!r}", rule="settings-type")
+        where = claude_setting_source(settings, "autoMemoryEnabled")
+        raise invalid_setting("autoMemoryEnabled", enabled, FLAG.expected, where)
     if not enabled:
         return f'"autoMemoryEnabled": false in {source}; remove it or set it to true'
     return None

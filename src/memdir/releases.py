@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import NamedTuple
 
-from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 
 __all__ = [
@@ -223,11 +222,9 @@ def _from_setting(value: object) -> Version | None:
         return NEWEST if value == "newest" else None
     parsed = Version.parse(value) if isinstance(value, str) else None
     if parsed is None:
-        raise ConfigError(
-            f'settings key memdir.claudeCodeVersion must be a version such as "2.1.88", "newest" or null, '
-            f"not {value!r}",
-            rule="settings",
-        )
+        from memdir.settings_table import CALLER, VERSION, invalid_setting  # the table imports this module
+
+        raise invalid_setting("memdir.claudeCodeVersion", value, VERSION.expected, CALLER)
     return parsed
 
 

@@ -25,15 +25,20 @@ from memdir.settings import MEMDIR_KEY, Settings, Source
 
 __all__ = [
     "AGENT_WRITES",
+    "CALLER",
     "DEFAULT_SETTINGS",
+    "FLAG",
     "KEYS",
+    "MODEL_SPEC",
     "SESSION_MEMORY_KEYS",
     "SETTINGS_DEFAULTS",
+    "VERSION",
     "Check",
     "Key",
     "MemdirSettings",
     "SessionMemorySettings",
     "Where",
+    "claude_setting_source",
     "invalid_setting",
     "resolve_memdir_settings",
     "session_memory_settings",
@@ -284,16 +289,24 @@ def _unknown(key: str, known: tuple[str, ...], prefix: str, where: Where) -> Con
     )
 
 
+def claude_setting_source(settings: Settings, key: str, *, trusted_only: bool = False) -> Where:
+    """Where one of Claude Code's own keys (``autoMemoryEnabled``, ...) was read from: the source
+    :meth:`Settings.merged` (or, ``trusted_only``, :meth:`Settings.first_trusted`) takes it from."""
+    source = settings.origin(key, trusted_only=trusted_only)
+    return Where("the defaults") if source is None else _where(settings, source)
+
+
 def setting_source(settings: Settings, name: str) -> Where:
     """Where ``memdir.<name>`` was read from, for a message (the defaults when no file sets it)."""
     source = settings.memdir_origin(name)
     return Where("the defaults") if source is None else _where(settings, source)
 
 
-_CALLER = Where("the caller")
+# A value a program passed in rather than a settings file.
+CALLER = Where("the caller's argument")
 
 
-def session_memory_settings(value: object, where: Where = _CALLER) -> SessionMemorySettings:
+def session_memory_settings(value: object, where: Where = CALLER) -> SessionMemorySettings:
     """``memdir.sessionMemory`` as a record: a field overrides its default only when it is a
     positive number; ``useForCompaction`` must be true, false or null; an unknown field is an error."""
     if value is None:
@@ -361,5 +374,5 @@ def setting_value(record: MemdirSettings, name: str) -> object:
     error naming the nearest one it does (``record.<attribute>`` is the typed way to read one)."""
     key = _BY_NAME.get(name)
     if key is None:
-        raise _unknown(name, tuple(_BY_NAME), "memdir.", Where("a setting() call"))
+        raise _unknown(name, tuple(_BY_NAME), "memdir.", CALLER)
     return getattr(record, key.attr)

@@ -154,7 +154,7 @@ def extract(
         for denial in result.denied:
             click.echo(f"refused {denial.tool}: {denial.reason}", err=True)
         click.echo(result.summary(), err=result.error is not None)
-        if result.written and state.config.setting("agentWrites") == "review":
+        if result.written and state.config.memdir.agent_writes == "review":
             click.echo("memdir.agentWrites is review: these are proposals, not yet memories; see 'memdir review'")
         for path in result.written:
             click.echo(f"  {path}")

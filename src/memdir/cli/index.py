@@ -105,7 +105,7 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
 def _ranks_by_embedding(state: CliState) -> bool:
     """Whether the prompt hook or the other entry points rank by embedding (then the background
     build makes the matrix of vectors too)."""
-    kinds = {state.config.setting("hookSelector"), state.config.setting("selector")}
+    kinds = {state.config.memdir.hook_selector, state.config.memdir.selector}
     return bool(kinds & {"embedding", "hybrid", "offline"})
 
 

@@ -97,5 +97,5 @@ def dream(
         echo_json(report.as_json())
     else:
         _print_report(report)
-        if report.ran and state.config.setting("agentWrites") == "review":
+        if report.ran and state.config.memdir.agent_writes == "review":
             click.echo("memdir.agentWrites is review: its changes are proposals, not yet memories; see 'memdir review'")

@@ -45,7 +45,7 @@ def review(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         echo_json([found.as_json(proposal) for proposal in proposals])
         return
-    mode = state.config.setting("agentWrites")
+    mode = state.config.memdir.agent_writes
     if not proposals:
         click.echo(f"no proposals to review (memdir.agentWrites is {mode})", err=True)
         return

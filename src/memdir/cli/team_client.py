@@ -62,7 +62,7 @@ def team_session(
     state = click.get_current_context().find_object(CliState)
     assert state is not None
     config = state.config
-    if not need_server and not (server or config.environment.team_server or config.setting("teamServer")):
+    if not need_server and not (server or config.environment.team_server or config.memdir.team_server):
         yield None, config.team_dir
         return
     require_extra("memdir team", "team", "httpx")
@@ -71,7 +71,7 @@ def team_session(
         server=server,
         token=secret,
         repo=repo,
-        settings_server=config.setting("teamServer"),
+        settings_server=config.memdir.team_server,
         environment=config.environment,
     )
     watch_history(config)

@@ -30,7 +30,7 @@ def _team_status(state: CliState) -> Callable[[], TeamStatus] | None:
     config = state.config
     try:
         endpoint = resolve_endpoint(
-            cwd=config.project_root, settings_server=config.setting("teamServer"), environment=config.environment
+            cwd=config.project_root, settings_server=config.memdir.team_server, environment=config.environment
         )
     except SyncError:
         return None

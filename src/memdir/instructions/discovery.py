@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from memdir.config import MemoryConfig
 from memdir.containment import dirname_lexical, join_lexical, spell_lexical, spell_real, within
 from memdir.envflags import env_truthy
-from memdir.errors import ConfigError
 from memdir.instructions.files import (
     InstructionFile,
     InstructionType,
@@ -30,7 +29,8 @@ from memdir.instructions.files import (
 from memdir.instructions.globs import glob_matches
 from memdir.instructions.includes import extract_include_paths, is_text_file
 from memdir.paths import auto_mem_entrypoint, find_canonical_git_root, find_git_root
-from memdir.settings import Source, default_managed_dir
+from memdir.settings import Settings, Source, default_managed_dir
+from memdir.settings_table import claude_setting_source, invalid_setting
 
 __all__ = [
     "DISABLE_CLAUDE_MDS_ENV",
@@ -81,14 +81,17 @@ def _rule_matches(rule: InstructionFile, target: str) -> bool:
     return False
 
 
-def _excludes(settings_value: object) -> tuple[str, ...]:
+def _excludes(settings: Settings) -> tuple[str, ...]:
     """``claudeMdExcludes`` as patterns, plus the real-path form of absolute ones (``/tmp`` links)."""
+    settings_value = settings.merged("claudeMdExcludes")
     if settings_value is None:
         return ()
     if not isinstance(settings_value, list) or not all(isinstance(p, str) for p in settings_value):
-        raise ConfigError(
-            f"claudeMdExcludes must be a list of glob patterns or absolute paths, not {settings_value!r}",
-            rule="settings-type",
+        raise invalid_setting(
+            "claudeMdExcludes",
+            settings_value,
+            "a list of glob patterns or absolute paths",
+            claude_setting_source(settings, "claudeMdExcludes"),
         )
     patterns = [p.replace("\\", "/") for p in settings_value if p]
     for pattern in list(patterns):
@@ -249,7 +252,7 @@ def load_instructions(
     loader = _Loader(
         cwd=origin,
         home=environment.home,
-        excludes=_excludes(settings.merged("claudeMdExcludes")),
+        excludes=_excludes(settings),
     )
     files: list[InstructionFile] = []
     bare = env_truthy(environment.simple)

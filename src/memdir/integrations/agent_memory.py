@@ -68,8 +68,10 @@ def open_session(
         return session
     if config is None:
         config = resolve_config(project, memory_dir=os.fspath(memory_dir) if memory_dir is not None else None)
-    kind = selector_kind if selector_kind is not None else config.setting("hookSelector")
-    return MemorySession(config, model=model, model_spec=model_spec, selector_kind=str(kind))
+    from memdir.recall.factory import selector_kind as checked_kind
+
+    kind = checked_kind(config, selector_kind, setting="hookSelector")
+    return MemorySession(config, model=model, model_spec=model_spec, selector_kind=kind)
 
 
 def _outcome_text(outcome: Outcome) -> str:

@@ -115,19 +115,6 @@ def _context(event: str, text: str) -> dict[str, Any]:
 HOOK_SELECTOR_TIMEOUT = 8.0  # seconds; the installed UserPromptSubmit hook has a 15 s timeout
 
 
-def _hook_selector_kind(config: MemoryConfig) -> str:
-    """The selector kind the prompt hook uses: ``memdir.hookSelector``, not ``memdir.selector``."""
-    from memdir.recall.registry import selector_kinds
-
-    kind = config.setting("hookSelector")
-    if not isinstance(kind, str) or kind not in selector_kinds():
-        raise ConfigError(
-            f"settings key memdir.hookSelector must be one of {', '.join(selector_kinds())}, not {kind!r}",
-            rule="settings",
-        )
-    return kind
-
-
 def _state_path(hook: HookInput, config_home: str) -> str | None:
     if hook.session_id is None:
         return None
@@ -164,10 +151,14 @@ def _index_in_background(config: MemoryConfig, session: MemorySession, launcher:
 def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launcher | None = None) -> HookResult:
     if not hook.prompt:
         return HookResult(note="no prompt")
+    from memdir.recall.factory import selector_kind
+
     path = _state_path(hook, config.config_home)
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
-    session = MemorySession(config, selector_kind=_hook_selector_kind(config), model_timeout=HOOK_SELECTOR_TIMEOUT)
+    session = MemorySession(
+        config, selector_kind=selector_kind(config, setting="hookSelector"), model_timeout=HOOK_SELECTOR_TIMEOUT
+    )
     if session.index is not None:  # a build or a long refresh goes to the background, never into the prompt
         session.index.defer_work = True
     if path is not None:
@@ -200,7 +191,7 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
         return HookResult(note="no transcript")
     if MemorySession(config).model_spec is None:
         return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
-    if what == "extract" and config.setting("agentWrites") == "off":
+    if what == "extract" and config.memdir.agent_writes == "off":
         return HookResult(note="agents may not change memory (memdir.agentWrites is off)")
     from memdir.integrations.hook_launch import extract_argv, log_path, session_update_argv
     from memdir.integrations.hook_log import log_line

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
 from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, team_secret_guard, watch_history
-from memdir.errors import ConfigError, MemdirError, ModelNotConfigured
+from memdir.errors import MemdirError, ModelNotConfigured
 from memdir.journal.daily_log import LOGS_DIRNAME, list_logs
 from memdir.journal.gate import DreamGate, GateDecision, sessions_since
 from memdir.journal.lock import ConsolidationLock
@@ -139,10 +139,12 @@ def _tools(config: MemoryConfig) -> tuple[MemoryFileTools, list[FileTool]]:
 
 
 def _max_turns(config: MemoryConfig, override: int | None) -> int:
-    value = config.setting("dreamMaxTurns") if override is None else override
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"memdir.dreamMaxTurns must be a positive integer, not {value!r}", rule="settings-type")
-    return value
+    """The caller's ``max_turns``, else ``memdir.dreamMaxTurns`` (checked with the settings)."""
+    if override is None:
+        return config.memdir.dream_max_turns
+    if isinstance(override, bool) or not isinstance(override, int) or override < 1:
+        raise ValueError(f"max_turns must be a positive integer, not {override!r}")
+    return override
 
 
 def _bullets(items: tuple[str, ...] | list[str]) -> str:

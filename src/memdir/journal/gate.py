@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from memdir.config import MemoryConfig
 from memdir.envflags import env_truthy
-from memdir.errors import ConfigError
 from memdir.journal.lock import ConsolidationLock
+from memdir.settings_table import FLAG, claude_setting_source, invalid_setting
 
 __all__ = ["SCAN_INTERVAL_SECONDS", "DreamGate", "GateDecision", "auto_dream_enabled", "sessions_since"]
 
@@ -46,9 +46,10 @@ def auto_dream_enabled(config: MemoryConfig) -> tuple[bool, str]:
     setting = config.settings.merged("autoDreamEnabled")
     if setting is not None:
         if not isinstance(setting, bool):
-            raise ConfigError(f"autoDreamEnabled must be true or false, not {setting!r}", rule="settings-type")
+            where = claude_setting_source(config.settings, "autoDreamEnabled")
+            raise invalid_setting("autoDreamEnabled", setting, FLAG.expected, where)
         return setting, "" if setting else '"autoDreamEnabled": false in settings'
-    if resolve_model_spec(None, environment_value=config.environment.model, settings_value=config.setting("model")):
+    if resolve_model_spec(None, environment_value=config.environment.model, settings_value=config.memdir.model):
         return True, ""
     return False, "no model is configured (--model, MEMDIR_MODEL or memdir.model) and autoDreamEnabled is not set"
 
@@ -70,15 +71,6 @@ def sessions_since(transcripts_dir: str, since: float, *, exclude: str | None = 
     return [session for _, session in sorted(found, reverse=True)]
 
 
-def _positive_number(config: MemoryConfig, key: str) -> float:
-    value = config.setting(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(
-            f"settings key memdir.{key} must be a non-negative number, not {value!r}", rule="settings-type"
-        )
-    return float(value)
-
-
 class DreamGate:
     """The gate of one process: keeps the time of its last session scan for the throttle."""
 
@@ -93,8 +85,8 @@ class DreamGate:
     ) -> None:
         self.config = config
         self.clock = clock
-        self.min_hours = _positive_number(config, "dreamMinHours") if min_hours is None else min_hours
-        self.min_sessions = int(_positive_number(config, "dreamMinSessions")) if min_sessions is None else min_sessions
+        self.min_hours = float(config.memdir.dream_min_hours) if min_hours is None else min_hours
+        self.min_sessions = int(config.memdir.dream_min_sessions) if min_sessions is None else min_sessions
         self.scan_interval = scan_interval
         self.lock = ConsolidationLock(config.memory_dir, clock=clock)
         self._last_scan: float | None = None

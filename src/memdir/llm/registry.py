@@ -97,12 +97,10 @@ def resolve_model_spec(
         return environment_value.strip()
     if settings_value is None or settings_value == "":
         return None
-    if not isinstance(settings_value, str):
-        raise ConfigError(
-            f"settings key {SETTINGS_KEY!r} must be a model spec string such as "
-            f'"anthropic:claude-sonnet-4-6", not {type(settings_value).__name__}',
-            rule="model-spec",
-        )
+    if not isinstance(settings_value, str):  # a configuration's is checked already: this is a caller's
+        from memdir.settings_table import CALLER, MODEL_SPEC, invalid_setting
+
+        raise invalid_setting(SETTINGS_KEY, settings_value, MODEL_SPEC.expected, CALLER)
     return settings_value.strip() or None
 
 

@@ -25,27 +25,35 @@ from memdir.recall.registry import (
     selector_kinds,
 )
 from memdir.recall.selector import Selector
+from memdir.settings_table import invalid_setting, setting_source
 
 if TYPE_CHECKING:
     from memdir.llm.base import ChatModel
     from memdir.store.index_db import MemoryIndex
 
-__all__ = ["SELECTOR_KINDS", "make_selector", "selector_inputs"]
+__all__ = ["SELECTOR_KINDS", "make_selector", "selector_inputs", "selector_kind"]
 
 SELECTOR_KINDS = selector_kinds()
 _VECTOR_KINDS = frozenset(OFFLINE_SELECTORS) - {"lexical"}
 
 
-def _prefilter(config: MemoryConfig) -> int | None:
-    value = config.setting("selectorPrefilter")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(
-            f"settings key memdir.selectorPrefilter must be a positive integer or null, not {value!r}",
-            rule="settings",
-        )
-    return value
+def selector_kind(config: MemoryConfig, kind: str | None = None, *, setting: str = "selector") -> str:
+    """The kind to build: ``kind`` (an option's or a caller's), else the settings key
+    ``memdir.<setting>`` (``selector``, or the prompt hook's ``hookSelector``). The settings table
+    checked the setting's type; which kinds exist is the registry's to say, here, once, since a
+    plugin may register a kind after the configuration was resolved."""
+    kinds = selector_kinds()
+    if kind is not None:
+        if kind not in kinds:
+            raise ConfigError(
+                f"selector {kind!r} is not one of {', '.join(kinds)} (option --selector)", rule="settings"
+            )
+        return kind
+    chosen = config.memdir.hook_selector if setting == "hookSelector" else config.memdir.selector
+    if chosen not in kinds:
+        expected = f"one of {', '.join(kinds[:-1])} or {kinds[-1]}"
+        raise invalid_setting(f"memdir.{setting}", chosen, expected, setting_source(config.settings, setting))
+    return chosen
 
 
 def selector_inputs(
@@ -73,10 +81,10 @@ def selector_inputs(
         analyses=index if index is not None else AnalysisFile.for_directory(config.memory_dir, config.config_home),
         vectors=vectors,
         model_spec=registry.resolve_model_spec(
-            model_spec, environment_value=config.environment.model, settings_value=config.setting("model")
+            model_spec, environment_value=config.environment.model, settings_value=config.memdir.model
         ),
         load_model=load_model or partial(registry.load_model, environment=config.environment),
-        prefilter=_prefilter(config),
+        prefilter=config.memdir.selector_prefilter,
         embed_model=config.environment.embed_model or None,
         model_timeout=model_timeout,
         nested_types=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
@@ -98,13 +106,7 @@ def make_selector(
     SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps
     the seconds a model may take before the offline ranking answers instead.
     """
-    chosen = kind if kind is not None else config.setting("selector")
-    if not isinstance(chosen, str) or chosen not in selector_kinds():
-        raise ConfigError(
-            f"selector {chosen!r} is not one of {', '.join(selector_kinds())} "
-            "(option --selector or settings key memdir.selector)",
-            rule="settings",
-        )
+    chosen = selector_kind(config, kind)
     inputs = selector_inputs(
         config, chosen, model_spec, load_model=load_model, index=index, model_timeout=model_timeout
     )

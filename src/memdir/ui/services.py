@@ -30,7 +30,7 @@ def build_services(
 ) -> UiServices:
     session = MemorySession(config)
     memory_dir = session.memory_dir
-    if config.setting("derivedIndex") is None and not uses_derived_index(config):
+    if config.memdir.derived_index is None and not uses_derived_index(config):
         memory_dir = open_memory_dir(config._replace(scan_cap=None))
     selector = session.selector
     recaller = session.recaller

@@ -9,89 +9,67 @@ Values stay the raw strings (or None when unset): how a variable is read (``1``/
 empty value counting as unset, ``~`` expansion) is the business of the rule that uses it.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 __all__ = ["Environment"]
 
 
 class Environment(NamedTuple):
-    """Every environment variable memdir honours; the metadata names the variable."""
+    """Every environment variable memdir honours: each field names, in its annotation, the variable
+    (or variables, the first one set winning) it is read from; ``VARIABLES`` is derived from them."""
 
     home: str  # $HOME, else the account's home directory (Node's os.homedir())
-    path: str | None = None  # $PATH: where a `claude` executable may be found (release detection)
+    path: Annotated[str | None, "PATH"] = None  # where a `claude` executable may be found (release detection)
     # where memory lives (Claude Code's own variables)
-    claude_config_dir: str | None = None  # CLAUDE_CONFIG_DIR
-    remote_memory_dir: str | None = None  # CLAUDE_CODE_REMOTE_MEMORY_DIR
-    memory_path_override: str | None = None  # CLAUDE_COWORK_MEMORY_PATH_OVERRIDE
-    disable_auto_memory: str | None = None  # CLAUDE_CODE_DISABLE_AUTO_MEMORY
-    simple: str | None = None  # CLAUDE_CODE_SIMPLE (bare mode)
-    remote: str | None = None  # CLAUDE_CODE_REMOTE
-    extra_guidelines: str | None = None  # CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES
-    memory_stores: str | None = None  # CLAUDE_MEMORY_STORES
-    project_dir: str | None = None  # CLAUDE_PROJECT_DIR (set by Claude Code for hooks)
+    claude_config_dir: Annotated[str | None, "CLAUDE_CONFIG_DIR"] = None
+    remote_memory_dir: Annotated[str | None, "CLAUDE_CODE_REMOTE_MEMORY_DIR"] = None
+    memory_path_override: Annotated[str | None, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"] = None
+    disable_auto_memory: Annotated[str | None, "CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = None
+    simple: Annotated[str | None, "CLAUDE_CODE_SIMPLE"] = None  # bare mode
+    remote: Annotated[str | None, "CLAUDE_CODE_REMOTE"] = None
+    extra_guidelines: Annotated[str | None, "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES"] = None
+    memory_stores: Annotated[str | None, "CLAUDE_MEMORY_STORES"] = None
+    project_dir: Annotated[str | None, "CLAUDE_PROJECT_DIR"] = None  # set by Claude Code for hooks
     # the CLAUDE.md chain
-    disable_claude_mds: str | None = None  # CLAUDE_CODE_DISABLE_CLAUDE_MDS
-    additional_directories_claude_md: str | None = None  # CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
+    disable_claude_mds: Annotated[str | None, "CLAUDE_CODE_DISABLE_CLAUDE_MDS"] = None
+    additional_directories_claude_md: Annotated[str | None, "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"] = None
     # session-notes compaction switches
-    enable_sm_compact: str | None = None  # ENABLE_CLAUDE_CODE_SM_COMPACT
-    disable_sm_compact: str | None = None  # DISABLE_CLAUDE_CODE_SM_COMPACT
+    enable_sm_compact: Annotated[str | None, "ENABLE_CLAUDE_CODE_SM_COMPACT"] = None
+    disable_sm_compact: Annotated[str | None, "DISABLE_CLAUDE_CODE_SM_COMPACT"] = None
     # memdir's own
-    managed_dir: str | None = None  # MEMDIR_MANAGED_DIR: where managed settings live
-    daily_log: str | None = None  # MEMDIR_DAILY_LOG
-    team_server: str | None = None  # MEMDIR_TEAM_SERVER, else TEAM_MEMORY_SYNC_URL
-    team_token: str | None = None  # MEMDIR_TEAM_TOKEN
-    mcp_token: str | None = None  # MEMDIR_MCP_TOKEN: the bearer token of `memdir mcp --http`
-    model: str | None = None  # MEMDIR_MODEL
-    embed_model: str | None = None  # MEMDIR_EMBED_MODEL
-    forbid_model_calls: str | None = None  # MEMDIR_FORBID_MODEL_CALLS
-    hook_launch_record: str | None = None  # MEMDIR_HOOK_LAUNCH_RECORD
+    managed_dir: Annotated[str | None, "MEMDIR_MANAGED_DIR"] = None  # where managed settings live
+    daily_log: Annotated[str | None, "MEMDIR_DAILY_LOG"] = None
+    team_server: Annotated[str | None, "MEMDIR_TEAM_SERVER", "TEAM_MEMORY_SYNC_URL"] = None  # the first one set wins
+    team_token: Annotated[str | None, "MEMDIR_TEAM_TOKEN"] = None
+    mcp_token: Annotated[str | None, "MEMDIR_MCP_TOKEN"] = None  # the bearer token of `memdir mcp --http`
+    model: Annotated[str | None, "MEMDIR_MODEL"] = None
+    embed_model: Annotated[str | None, "MEMDIR_EMBED_MODEL"] = None
+    forbid_model_calls: Annotated[str | None, "MEMDIR_FORBID_MODEL_CALLS"] = None
+    hook_launch_record: Annotated[str | None, "MEMDIR_HOOK_LAUNCH_RECORD"] = None
     # model providers (the SDKs' own variable names)
-    anthropic_api_key: str | None = None  # ANTHROPIC_API_KEY
-    anthropic_auth_token: str | None = None  # ANTHROPIC_AUTH_TOKEN
-    anthropic_base_url: str | None = None  # ANTHROPIC_BASE_URL
-    openai_api_key: str | None = None  # OPENAI_API_KEY
-    openai_base_url: str | None = None  # OPENAI_BASE_URL
+    anthropic_api_key: Annotated[str | None, "ANTHROPIC_API_KEY"] = None
+    anthropic_auth_token: Annotated[str | None, "ANTHROPIC_AUTH_TOKEN"] = None
+    anthropic_base_url: Annotated[str | None, "ANTHROPIC_BASE_URL"] = None
+    openai_api_key: Annotated[str | None, "OPENAI_API_KEY"] = None
+    openai_base_url: Annotated[str | None, "OPENAI_BASE_URL"] = None
 
     @classmethod
-    def read(cls, variables: Mapping[str, str]) -> Environment:
+    def read(cls, variables: Mapping[str, str]) -> "Environment":
         """The values memdir honours from a mapping of variables (the process's, or a test's)."""
-        values = {name: variables.get(variable) for name, variable in VARIABLES.items()}
-        values["team_server"] = variables.get("MEMDIR_TEAM_SERVER") or variables.get("TEAM_MEMORY_SYNC_URL")
-        return cls(home=variables.get("HOME") or os.path.expanduser("~"), **values)
+        values: dict[str, str | None] = {}
+        for name, sources in _SOURCES.items():
+            value = variables.get(sources[0])
+            for fallback in sources[1:]:
+                value = value or variables.get(fallback)
+            values[name] = value
+        return cls(variables.get("HOME") or os.path.expanduser("~"), **values)
 
 
-# field -> the variable it is read from (team_server has a fallback, see Environment.read)
-VARIABLES: Mapping[str, str] = {
-    "path": "PATH",
-    "claude_config_dir": "CLAUDE_CONFIG_DIR",
-    "remote_memory_dir": "CLAUDE_CODE_REMOTE_MEMORY_DIR",
-    "memory_path_override": "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
-    "disable_auto_memory": "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
-    "simple": "CLAUDE_CODE_SIMPLE",
-    "remote": "CLAUDE_CODE_REMOTE",
-    "extra_guidelines": "CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES",
-    "memory_stores": "CLAUDE_MEMORY_STORES",
-    "project_dir": "CLAUDE_PROJECT_DIR",
-    "disable_claude_mds": "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
-    "additional_directories_claude_md": "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD",
-    "enable_sm_compact": "ENABLE_CLAUDE_CODE_SM_COMPACT",
-    "disable_sm_compact": "DISABLE_CLAUDE_CODE_SM_COMPACT",
-    "managed_dir": "MEMDIR_MANAGED_DIR",
-    "daily_log": "MEMDIR_DAILY_LOG",
-    "team_server": "MEMDIR_TEAM_SERVER",
-    "team_token": "MEMDIR_TEAM_TOKEN",
-    "mcp_token": "MEMDIR_MCP_TOKEN",
-    "model": "MEMDIR_MODEL",
-    "embed_model": "MEMDIR_EMBED_MODEL",
-    "forbid_model_calls": "MEMDIR_FORBID_MODEL_CALLS",
-    "hook_launch_record": "MEMDIR_HOOK_LAUNCH_RECORD",
-    "anthropic_api_key": "ANTHROPIC_API_KEY",
-    "anthropic_auth_token": "ANTHROPIC_AUTH_TOKEN",
-    "anthropic_base_url": "ANTHROPIC_BASE_URL",
-    "openai_api_key": "OPENAI_API_KEY",
-    "openai_base_url": "OPENAI_BASE_URL",
+# field -> the variables it is read from, in order, as the annotations above say
+_SOURCES: Mapping[str, tuple[str, ...]] = {
+    name: hint.__metadata__ for name, hint in Environment.__annotations__.items() if name != "home"
 }
+# field -> the variable it is read from (the first, for a field with a fallback)
+VARIABLES: Mapping[str, str] = {name: sources[0] for name, sources in _SOURCES.items()}

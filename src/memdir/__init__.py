@@ -7,102 +7,65 @@ does not pay for the recall, prompt and session modules it may never touch.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memdir.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from memdir.config import MemoryConfig, open_memory_dir, resolve_config
-    from memdir.errors import (
-        ConfigError,
-        LockTimeout,
-        MemdirError,
-        MemoryDisabled,
-        MemoryExists,
-        MemoryFormatError,
-        MemoryNotFound,
-        ModelError,
-        SecretDetected,
-        UnsafePathError,
-    )
-    from memdir.memory_session import MemorySession
-    from memdir.model.memory import Memory, MemoryType
-    from memdir.recall.recaller import Recaller, RecallResult, RecallState
-    from memdir.recall.selector import Selection, SelectionRequest, Selector
-    from memdir.recall.selectors import LexicalSelector
-    from memdir.recall.surfacing import SurfacedMemory
-    from memdir.store.memdir import MemoryDir
-    from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
-    from memdir.store.scan import MemoryHeader
+    from memdir.config import MemoryConfig as MemoryConfig
+    from memdir.config import open_memory_dir as open_memory_dir
+    from memdir.config import resolve_config as resolve_config
+    from memdir.errors import ConfigError as ConfigError
+    from memdir.errors import LockTimeout as LockTimeout
+    from memdir.errors import MemdirError as MemdirError
+    from memdir.errors import MemoryDisabled as MemoryDisabled
+    from memdir.errors import MemoryExists as MemoryExists
+    from memdir.errors import MemoryFormatError as MemoryFormatError
+    from memdir.errors import MemoryNotFound as MemoryNotFound
+    from memdir.errors import ModelError as ModelError
+    from memdir.errors import SecretDetected as SecretDetected
+    from memdir.errors import UnsafePathError as UnsafePathError
+    from memdir.memory_session import MemorySession as MemorySession
+    from memdir.model.memory import Memory as Memory
+    from memdir.model.memory import MemoryType as MemoryType
+    from memdir.recall.recaller import Recaller as Recaller
+    from memdir.recall.recaller import RecallResult as RecallResult
+    from memdir.recall.recaller import RecallState as RecallState
+    from memdir.recall.selector import Selection as Selection
+    from memdir.recall.selector import SelectionRequest as SelectionRequest
+    from memdir.recall.selector import Selector as Selector
+    from memdir.recall.selectors import LexicalSelector as LexicalSelector
+    from memdir.recall.surfacing import SurfacedMemory as SurfacedMemory
+    from memdir.store.memdir import MemoryDir as MemoryDir
+    from memdir.store.records import DeleteResult as DeleteResult
+    from memdir.store.records import MemoryRecord as MemoryRecord
+    from memdir.store.records import SaveResult as SaveResult
+    from memdir.store.scan import MemoryHeader as MemoryHeader
 
-# public name -> the module that defines it
-_HOMES = {
-    "MemoryConfig": "memdir.config",
-    "open_memory_dir": "memdir.config",
-    "resolve_config": "memdir.config",
-    "ConfigError": "memdir.errors",
-    "LockTimeout": "memdir.errors",
-    "MemdirError": "memdir.errors",
-    "MemoryDisabled": "memdir.errors",
-    "MemoryExists": "memdir.errors",
-    "MemoryFormatError": "memdir.errors",
-    "MemoryNotFound": "memdir.errors",
-    "ModelError": "memdir.errors",
-    "SecretDetected": "memdir.errors",
-    "UnsafePathError": "memdir.errors",
-    "Memory": "memdir.model.memory",
-    "MemoryType": "memdir.model.memory",
-    "Recaller": "memdir.recall.recaller",
-    "RecallResult": "memdir.recall.recaller",
-    "RecallState": "memdir.recall.recaller",
-    "LexicalSelector": "memdir.recall.selectors",
-    "Selection": "memdir.recall.selector",
-    "SelectionRequest": "memdir.recall.selector",
-    "Selector": "memdir.recall.selector",
-    "SurfacedMemory": "memdir.recall.surfacing",
-    "MemorySession": "memdir.memory_session",
-    "DeleteResult": "memdir.store.records",
-    "MemoryDir": "memdir.store.memdir",
-    "MemoryRecord": "memdir.store.records",
-    "SaveResult": "memdir.store.records",
-    "MemoryHeader": "memdir.store.scan",
-}
-
-__all__ = [
-    "ConfigError",
-    "DeleteResult",
-    "LexicalSelector",
-    "LockTimeout",
-    "MemdirError",
-    "Memory",
-    "MemoryConfig",
-    "MemoryDir",
-    "MemoryDisabled",
-    "MemoryExists",
-    "MemoryFormatError",
-    "MemoryHeader",
-    "MemoryNotFound",
-    "MemoryRecord",
-    "MemorySession",
-    "MemoryType",
-    "ModelError",
-    "RecallResult",
-    "RecallState",
-    "Recaller",
-    "SaveResult",
-    "SecretDetected",
-    "Selection",
-    "SelectionRequest",
-    "Selector",
-    "SurfacedMemory",
-    "UnsafePathError",
-    "open_memory_dir",
-    "resolve_config",
-]
-
-
-_resolve = lazy_exports(__name__, _HOMES)
-
-
-def __getattr__(name: str) -> Any:
-    return _resolve(name)
+__getattr__, __all__ = lazy_exports(
+    __name__,
+    {
+        "memdir.config": ["MemoryConfig", "open_memory_dir", "resolve_config"],
+        "memdir.errors": [
+            "ConfigError",
+            "LockTimeout",
+            "MemdirError",
+            "MemoryDisabled",
+            "MemoryExists",
+            "MemoryFormatError",
+            "MemoryNotFound",
+            "ModelError",
+            "SecretDetected",
+            "UnsafePathError",
+        ],
+        "memdir.memory_session": ["MemorySession"],
+        "memdir.model.memory": ["Memory", "MemoryType"],
+        "memdir.recall.recaller": ["Recaller", "RecallResult", "RecallState"],
+        "memdir.recall.selector": ["Selection", "SelectionRequest", "Selector"],
+        "memdir.recall.selectors": ["LexicalSelector"],
+        "memdir.recall.surfacing": ["SurfacedMemory"],
+        "memdir.store.memdir": ["MemoryDir"],
+        "memdir.store.records": ["DeleteResult", "MemoryRecord", "SaveResult"],
+        "memdir.store.scan": ["MemoryHeader"],
+    },
+)

@@ -3,39 +3,24 @@ a turn-limited tool loop with sync and async drivers, and sandboxed memory-file 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memdir.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from memdir.background.file_tools import Denial, MemoryFileTools
-    from memdir.background.loop import AgentRun, Tool, ToolOutcome, agent_steps, arun_agent, run_agent
+    from memdir.background.file_tools import Denial as Denial
+    from memdir.background.file_tools import MemoryFileTools as MemoryFileTools
+    from memdir.background.loop import AgentRun as AgentRun
+    from memdir.background.loop import Tool as Tool
+    from memdir.background.loop import ToolOutcome as ToolOutcome
+    from memdir.background.loop import agent_steps as agent_steps
+    from memdir.background.loop import arun_agent as arun_agent
+    from memdir.background.loop import run_agent as run_agent
 
-__all__ = [
-    "AgentRun",
-    "Denial",
-    "MemoryFileTools",
-    "Tool",
-    "ToolOutcome",
-    "agent_steps",
-    "arun_agent",
-    "run_agent",
-]
-
-_resolve = lazy_exports(
+__getattr__, __all__ = lazy_exports(
     __name__,
     {
-        "Denial": "memdir.background.file_tools",
-        "MemoryFileTools": "memdir.background.file_tools",
-        "AgentRun": "memdir.background.loop",
-        "Tool": "memdir.background.loop",
-        "ToolOutcome": "memdir.background.loop",
-        "agent_steps": "memdir.background.loop",
-        "arun_agent": "memdir.background.loop",
-        "run_agent": "memdir.background.loop",
+        "memdir.background.file_tools": ["Denial", "MemoryFileTools"],
+        "memdir.background.loop": ["AgentRun", "Tool", "ToolOutcome", "agent_steps", "arun_agent", "run_agent"],
     },
 )
-
-
-def __getattr__(name: str) -> Any:
-    return _resolve(name)

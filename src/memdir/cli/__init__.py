@@ -9,12 +9,15 @@ module of the command being run, and no other (see :data:`memdir.cli.main.COMMAN
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memdir.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from memdir.cli.main import cli
+    from memdir.cli.main import cli as cli
 
-__all__ = ["cli", "main"]
+__getattr__, _lazy = lazy_exports(__name__, {"memdir.cli.main": ["cli"]})
+__all__ = ["main", *_lazy]
 
 
 def main() -> None:
@@ -30,11 +33,3 @@ def main() -> None:
     from memdir.cli.main import main as click_main
 
     click_main()
-
-
-def __getattr__(name: str) -> Any:
-    if name == "cli":
-        from memdir.cli.main import cli
-
-        return cli
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,54 +11,33 @@ Library use in an agent loop::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memdir.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from memdir.extract.cursor import cursor_state_path, load_cursor, save_cursor, session_id_from_transcript
-    from memdir.extract.extractor import DEFAULT_MAX_TURNS, Conversation, Extractor
-    from memdir.extract.prompt import ExtractionPromptConfig, build_conversation_message, build_extraction_prompt
-    from memdir.extract.result import ExtractionResult
-    from memdir.extract.window import Window, memory_write_in, window_since
+    from memdir.extract.cursor import cursor_state_path as cursor_state_path
+    from memdir.extract.cursor import load_cursor as load_cursor
+    from memdir.extract.cursor import save_cursor as save_cursor
+    from memdir.extract.cursor import session_id_from_transcript as session_id_from_transcript
+    from memdir.extract.extractor import DEFAULT_MAX_TURNS as DEFAULT_MAX_TURNS
+    from memdir.extract.extractor import Conversation as Conversation
+    from memdir.extract.extractor import Extractor as Extractor
+    from memdir.extract.prompt import ExtractionPromptConfig as ExtractionPromptConfig
+    from memdir.extract.prompt import build_conversation_message as build_conversation_message
+    from memdir.extract.prompt import build_extraction_prompt as build_extraction_prompt
+    from memdir.extract.result import ExtractionResult as ExtractionResult
+    from memdir.extract.window import Window as Window
+    from memdir.extract.window import memory_write_in as memory_write_in
+    from memdir.extract.window import window_since as window_since
 
-__all__ = [
-    "DEFAULT_MAX_TURNS",
-    "Conversation",
-    "ExtractionPromptConfig",
-    "ExtractionResult",
-    "Extractor",
-    "Window",
-    "build_conversation_message",
-    "build_extraction_prompt",
-    "cursor_state_path",
-    "load_cursor",
-    "memory_write_in",
-    "save_cursor",
-    "session_id_from_transcript",
-    "window_since",
-]
-
-_resolve = lazy_exports(
+__getattr__, __all__ = lazy_exports(
     __name__,
     {
-        "cursor_state_path": "memdir.extract.cursor",
-        "load_cursor": "memdir.extract.cursor",
-        "save_cursor": "memdir.extract.cursor",
-        "session_id_from_transcript": "memdir.extract.cursor",
-        "DEFAULT_MAX_TURNS": "memdir.extract.extractor",
-        "Conversation": "memdir.extract.extractor",
-        "Extractor": "memdir.extract.extractor",
-        "ExtractionPromptConfig": "memdir.extract.prompt",
-        "build_conversation_message": "memdir.extract.prompt",
-        "build_extraction_prompt": "memdir.extract.prompt",
-        "ExtractionResult": "memdir.extract.result",
-        "Window": "memdir.extract.window",
-        "memory_write_in": "memdir.extract.window",
-        "window_since": "memdir.extract.window",
+        "memdir.extract.cursor": ["cursor_state_path", "load_cursor", "save_cursor", "session_id_from_transcript"],
+        "memdir.extract.extractor": ["DEFAULT_MAX_TURNS", "Conversation", "Extractor"],
+        "memdir.extract.prompt": ["ExtractionPromptConfig", "build_conversation_message", "build_extraction_prompt"],
+        "memdir.extract.result": ["ExtractionResult"],
+        "memdir.extract.window": ["Window", "memory_write_in", "window_since"],
     },
 )
-
-
-def __getattr__(name: str) -> Any:
-    return _resolve(name)

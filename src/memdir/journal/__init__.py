@@ -2,49 +2,30 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memdir.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from memdir.journal.daily_log import LogEntry, append_log, list_logs, log_relpath
-    from memdir.journal.dream import DreamReport, arun_dream, run_dream
-    from memdir.journal.gate import DreamGate, GateDecision, auto_dream_enabled, sessions_since
-    from memdir.journal.lock import ConsolidationLock
+    from memdir.journal.daily_log import LogEntry as LogEntry
+    from memdir.journal.daily_log import append_log as append_log
+    from memdir.journal.daily_log import list_logs as list_logs
+    from memdir.journal.daily_log import log_relpath as log_relpath
+    from memdir.journal.dream import DreamReport as DreamReport
+    from memdir.journal.dream import arun_dream as arun_dream
+    from memdir.journal.dream import run_dream as run_dream
+    from memdir.journal.gate import DreamGate as DreamGate
+    from memdir.journal.gate import GateDecision as GateDecision
+    from memdir.journal.gate import auto_dream_enabled as auto_dream_enabled
+    from memdir.journal.gate import sessions_since as sessions_since
+    from memdir.journal.lock import ConsolidationLock as ConsolidationLock
 
-__all__ = [
-    "ConsolidationLock",
-    "DreamGate",
-    "DreamReport",
-    "GateDecision",
-    "LogEntry",
-    "append_log",
-    "arun_dream",
-    "auto_dream_enabled",
-    "list_logs",
-    "log_relpath",
-    "run_dream",
-    "sessions_since",
-]
-
-_resolve = lazy_exports(
+__getattr__, __all__ = lazy_exports(
     __name__,
     {
-        "LogEntry": "memdir.journal.daily_log",
-        "append_log": "memdir.journal.daily_log",
-        "list_logs": "memdir.journal.daily_log",
-        "log_relpath": "memdir.journal.daily_log",
-        "DreamReport": "memdir.journal.dream",
-        "arun_dream": "memdir.journal.dream",
-        "run_dream": "memdir.journal.dream",
-        "DreamGate": "memdir.journal.gate",
-        "GateDecision": "memdir.journal.gate",
-        "auto_dream_enabled": "memdir.journal.gate",
-        "sessions_since": "memdir.journal.gate",
-        "ConsolidationLock": "memdir.journal.lock",
+        "memdir.journal.daily_log": ["LogEntry", "append_log", "list_logs", "log_relpath"],
+        "memdir.journal.dream": ["DreamReport", "arun_dream", "run_dream"],
+        "memdir.journal.gate": ["DreamGate", "GateDecision", "auto_dream_enabled", "sessions_since"],
+        "memdir.journal.lock": ["ConsolidationLock"],
     },
 )
-
-
-def __getattr__(name: str) -> Any:
-    return _resolve(name)

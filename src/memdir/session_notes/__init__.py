@@ -8,45 +8,29 @@ describes the files, the settings and the command line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memdir.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from memdir.session_notes.compact import CompactionFallback, CompactionResult
-    from memdir.session_notes.memory import SessionMemory, SessionStatus
-    from memdir.session_notes.paths import SessionPaths
-    from memdir.session_notes.state import SessionState
-    from memdir.session_notes.thresholds import CompactThresholds, UpdateThresholds
-    from memdir.session_notes.updater import UpdateResult
+    from memdir.session_notes.compact import CompactionFallback as CompactionFallback
+    from memdir.session_notes.compact import CompactionResult as CompactionResult
+    from memdir.session_notes.memory import SessionMemory as SessionMemory
+    from memdir.session_notes.memory import SessionStatus as SessionStatus
+    from memdir.session_notes.paths import SessionPaths as SessionPaths
+    from memdir.session_notes.state import SessionState as SessionState
+    from memdir.session_notes.thresholds import CompactThresholds as CompactThresholds
+    from memdir.session_notes.thresholds import UpdateThresholds as UpdateThresholds
+    from memdir.session_notes.updater import UpdateResult as UpdateResult
 
-__all__ = [
-    "CompactThresholds",
-    "CompactionFallback",
-    "CompactionResult",
-    "SessionMemory",
-    "SessionPaths",
-    "SessionState",
-    "SessionStatus",
-    "UpdateResult",
-    "UpdateThresholds",
-]
-
-_resolve = lazy_exports(
+__getattr__, __all__ = lazy_exports(
     __name__,
     {
-        "CompactionFallback": "memdir.session_notes.compact",
-        "CompactionResult": "memdir.session_notes.compact",
-        "SessionMemory": "memdir.session_notes.memory",
-        "SessionStatus": "memdir.session_notes.memory",
-        "SessionPaths": "memdir.session_notes.paths",
-        "SessionState": "memdir.session_notes.state",
-        "CompactThresholds": "memdir.session_notes.thresholds",
-        "UpdateThresholds": "memdir.session_notes.thresholds",
-        "UpdateResult": "memdir.session_notes.updater",
+        "memdir.session_notes.compact": ["CompactionFallback", "CompactionResult"],
+        "memdir.session_notes.memory": ["SessionMemory", "SessionStatus"],
+        "memdir.session_notes.paths": ["SessionPaths"],
+        "memdir.session_notes.state": ["SessionState"],
+        "memdir.session_notes.thresholds": ["CompactThresholds", "UpdateThresholds"],
+        "memdir.session_notes.updater": ["UpdateResult"],
     },
 )
-
-
-def __getattr__(name: str) -> Any:
-    return _resolve(name)

@@ -46,6 +46,7 @@ from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.scan import cache_file_path
 
 if TYPE_CHECKING:
+    from memdir.store.history_watch import ExternalWatch
     from memdir.store.index_db import MemoryIndex
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "resolve_config",
     "team_secret_guard",
     "uses_derived_index",
+    "watch_external_changes",
     "watch_history",
 ]
 
@@ -279,6 +281,17 @@ def watch_history(config: MemoryConfig, root: str | None = None) -> None:
     process that only reads (the prompt hook) never opens or imports it."""
     root = root or config.memory_dir
     observe_writes(root, partial(_open_history, root, config.config_home) if config.memdir.history else None)
+
+
+def watch_external_changes(config: MemoryConfig, *, wait: bool = True) -> ExternalWatch | None:
+    """For a long-running process (the web view, the MCP server): record outside changes of the
+    memory directory as they happen (:mod:`memdir.store.history_watch`); None when no history is
+    kept or watchfiles is missing. The caller stops it when it ends."""
+    from memdir.store.history_records import history_path
+    from memdir.store.history_watch import watch_external
+
+    root = config.memory_dir
+    return watch_external(root, history_path(root, config.config_home) if config.memdir.history else None, wait=wait)
 
 
 def agent_writes(config: MemoryConfig) -> str:

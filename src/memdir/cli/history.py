@@ -72,9 +72,13 @@ def history(
     """Every change to this memory directory, newest first: who made it (by), when, and how.
 
     With FILE, the versions of that file. 'memdir history prune --keep-days D | --keep-versions N'
-    forgets old versions (the newest of each file is always kept).
+    forgets old versions (the newest of each file is always kept); 'memdir history sync' records
+    what others changed since memdir last looked (every command does so before its first change).
     """
     view = view_of(state)
+    if file == "sync":
+        click.echo(f"recorded {view.sync()} outside change(s)")
+        return
     if file == "prune":
         if (keep_days is None) == (keep_versions is None):
             fail("history prune needs one of --keep-days D or --keep-versions N", code=2)

@@ -29,6 +29,9 @@ def all_headers(config: MemoryConfig, memory_dir: MemoryDir) -> list[MemoryHeade
     costs one ``stat`` per file instead of parsing 20,000 frontmatters. It is a cache outside the
     memory directory; when it cannot be used (a read-only config home), the files are scanned.
     """
+    from memdir.store.history_watch import record_external
+
+    record_external(memory_dir)  # what is listed is in the history, an outside edit included
     if isinstance(memory_dir, IndexedMemoryDir):
         return memory_dir.list()
     try:

@@ -58,6 +58,27 @@ def mcp(
     request needs the bearer token printed at start (kept in a 0600 file, or MEMDIR_MCP_TOKEN).
     """
     require_extra("memdir mcp", "mcp", "mcp")
+    from memdir.config import watch_external_changes
+
+    # Outside edits recorded as they happen, not at the next call; a client starts the server and
+    # calls at once, so the watch comes up beside it, not before it.
+    watch = watch_external_changes(state.config, wait=False)
+    try:
+        _run(state, use_http, host, port, allow_remote, allow_hosts, token_file)
+    finally:
+        if watch is not None:
+            watch.stop()
+
+
+def _run(
+    state: CliState,
+    use_http: bool,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    allow_hosts: tuple[str, ...],
+    token_file: str | None,
+) -> None:
     from memdir.integrations.mcp import create_server
 
     if not use_http:

@@ -63,6 +63,7 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     require_extra("memdir ui", "ui", "starlette", "uvicorn", "jinja2")
     import uvicorn
 
+    from memdir.config import watch_external_changes
     from memdir.ui.app import create_ui_app
     from memdir.ui.services import build_services
     from memdir.ui.web import new_secret
@@ -88,4 +89,9 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
         # that the first request exchanges, never the token.
         webbrowser.open(f"{base}?code={app.issue_code()}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
+    watch = watch_external_changes(state.config)  # an outside edit shows in History without a reload
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if watch is not None:
+            watch.stop()

@@ -41,6 +41,7 @@ __all__ = [
     "Launcher",
     "dream_argv",
     "extract_argv",
+    "history_sync_argv",
     "launcher_from_env",
     "log_path",
     "memdir_argv",
@@ -132,6 +133,12 @@ def dream_argv(session_id: str | None, *, project: str, memory_dir: str | None =
 def reindex_argv(*, project: str, memory_dir: str | None = None) -> list[str]:
     """The background build or refresh of the derived index, which the prompt hook never waits for."""
     return [*memdir_argv(), *_globals(project, memory_dir), "reindex", "--background"]
+
+
+def history_sync_argv(*, project: str, memory_dir: str | None = None) -> list[str]:
+    """The background recording of outside changes the prompt hook noticed (it never opens the
+    history itself)."""
+    return [*memdir_argv(), *_globals(project, memory_dir), "history", "sync"]
 
 
 def log_path(name: str, config_home: str) -> str:

@@ -148,6 +148,30 @@ def _index_in_background(config: MemoryConfig, session: MemorySession, launcher:
     return "; started reindex"
 
 
+def _change_mark(session: MemorySession) -> tuple[int, int]:
+    """What tells, after recall, that its scan found a memory changed: the derived index's
+    generation (moved by a refresh that changed a row) and the scan cache's header reads."""
+    index = session.index
+    return (index.generation() if index is not None else -1, session.memory_dir.scan_cache.reads)
+
+
+def _history_in_background(
+    config: MemoryConfig, session: MemorySession, launcher: Launcher | None, mark: tuple[int, int]
+) -> str:
+    """Start ``memdir history sync`` when recall's scan found a file changed since memdir last
+    looked (Claude Code's own writes, an editor's), so the history records it now, not at the next
+    command; the hook itself never opens the history, and an unchanged directory starts nothing."""
+    if not config.memdir.history or _change_mark(session) == mark:
+        return ""
+    from memdir.integrations.hook_launch import history_sync_argv, launcher_from_env, log_path
+
+    launch = launcher or launcher_from_env(config.environment)
+    memory_dir = config.memory_dir if config.explicit_dir else None
+    argv = history_sync_argv(project=config.project_root, memory_dir=memory_dir)
+    launch(argv, log_path("history", config.config_home))
+    return "; started history sync"
+
+
 def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launcher | None = None) -> HookResult:
     if not hook.prompt:
         return HookResult(note="no prompt")
@@ -163,8 +187,9 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
         session.index.defer_work = True
     if path is not None:
         session.state = load_recall_state(path)
+    mark = _change_mark(session)
     result = session.recall(hook.prompt)
-    started = _index_in_background(config, session, launcher)
+    started = _index_in_background(config, session, launcher) + _history_in_background(config, session, launcher, mark)
     if result.skipped:
         return HookResult(note=f"recall skipped: {result.skipped}{started}")
     if not result.reminders:

@@ -23,6 +23,7 @@ from memdir.model.index import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.prompt import build_memory_prompt
 from memdir.recall.selector import Selector
+from memdir.store.history_watch import record_external
 from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import acting_as
 
@@ -132,6 +133,7 @@ class MemdirMCPServer(MCPServer):
         """Every change a tool call makes is recorded as ``mcp:<client name>`` (from the client's
         ``initialize``), one run per call."""
         with acting_as(f"mcp:{_client_name(context)}", label=f"mcp {name}"):
+            record_external(self.toolbox.memory_dir)  # what the call reads is in the history too
             return await super().call_tool(name, arguments, context)
 
     async def list_tools(self) -> list[Any]:

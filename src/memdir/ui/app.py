@@ -40,6 +40,7 @@ from memdir.model.memory_type import MEMORY_TYPES
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.similar import Near, near_memories
+from memdir.store.history_watch import record_external
 from memdir.store.memdir import MemoryDir, default_filename
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
@@ -114,6 +115,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
     async def work(fn: Callable[[], T]) -> T:
         def locked() -> T:
             with services.lock, acting_as("ui", label="web view"):
+                record_external(md)  # a page shows what is in the history, an outside edit included
                 return fn()
 
         return await run_in_threadpool(locked)

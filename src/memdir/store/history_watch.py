@@ -1,0 +1,123 @@
+"""Outside changes (Claude Code, an editor, git) recorded when memdir reads, not only when it writes.
+
+A command records what others changed at its first write (:meth:`History.before`); a read path
+that lists the directory (``memdir list``, an MCP tool call, a page of the web view) calls
+:func:`record_external` so that what it shows is in the history too. The web view and the MCP
+server run for hours: :func:`watch_external` gives them a thread that records an outside change
+as it happens, through watchfiles' file-system events (the ``watch`` extra), so a person sees an
+``external`` version without running anything, and two outside edits between memdir's own looks
+are two versions, not one. The prompt hook never comes here: it starts ``memdir history sync`` in
+the background when its scan noticed a change (:mod:`memdir.integrations.hooks`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+from typing import TYPE_CHECKING
+
+from memdir.errors import MemdirError
+
+if TYPE_CHECKING:
+    from memdir.store.memdir import MemoryDir
+
+__all__ = ["ExternalWatch", "record_external", "watch_external"]
+
+log = logging.getLogger("memdir.history")
+
+
+def record_external(memory_dir: MemoryDir) -> int:
+    """Record what others changed in ``memory_dir`` since memdir last looked (one ``stat`` per
+    file, a read where one changed); 0 when no history is kept. A read path calls it and carries
+    on whatever happens: a history that cannot be written never stops a listing."""
+    from memdir.store.history_ops import history_of
+
+    view = history_of(memory_dir)
+    if view is None:
+        return 0
+    try:
+        return view.sync()
+    except (sqlite3.Error, OSError, MemdirError) as exc:
+        log.warning("memdir history could not record outside changes of %s: %s", memory_dir.root, exc)
+        return 0
+
+
+def _outside_path(root: str, path: str) -> bool:
+    """A change the history cares about: a file under ``root`` with no part starting with a dot
+    (memdir's lock and temp files, ``.git``), as :func:`memdir.store.history._walk` lists them."""
+    rel = os.path.relpath(path, root)
+    return not rel.startswith("..") and not any(part.startswith(".") for part in rel.split(os.sep))
+
+
+class ExternalWatch:
+    """A daemon thread recording outside changes of one memory directory as they happen."""
+
+    def __init__(self, root: str, db_path: str, *, debounce_ms: int = 300) -> None:
+        self.root = os.path.realpath(root)
+        self.db_path = db_path
+        self.debounce_ms = debounce_ms
+        self.recorded = 0  # changes recorded so far, for tests and the log
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="memdir-history-watch", daemon=True)
+
+    def start(self, *, wait: bool = True) -> ExternalWatch:
+        """Start the thread; with ``wait``, return once the watch is in place (about 0.2 s), so
+        that no change made after this returns is missed."""
+        self._thread.start()
+        if wait:
+            self._ready.wait(10.0)
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10.0)
+
+    def _run(self) -> None:
+        import watchfiles
+
+        from memdir.store.files import ensure_dir, lock_directory
+        from memdir.store.history import History
+
+        ensure_dir(self.root)
+        history = History(self.root, self.db_path)
+        try:
+            for changes in watchfiles.watch(
+                self.root,
+                watch_filter=lambda _change, path: _outside_path(self.root, path),
+                stop_event=self._stop,
+                debounce=self.debounce_ms,
+                step=50,
+                rust_timeout=200,
+                yield_on_timeout=True,
+                raise_interrupt=False,
+            ):
+                self._ready.set()
+                if not changes:  # the first, empty batch: the watch is in place
+                    continue
+                # Under the directory's lock: a write memdir is making (replace, then record) is
+                # never caught half-way and taken for someone else's.
+                try:
+                    with lock_directory(self.root, timeout=30.0):
+                        self.recorded += history.sync()
+                except (sqlite3.Error, OSError, MemdirError) as exc:
+                    log.warning("memdir history watch of %s: %s", self.root, exc)
+        finally:
+            self._ready.set()
+            history.close()
+
+
+def watch_external(root: str, db_path: str | None, *, wait: bool = True) -> ExternalWatch | None:
+    """Start recording outside changes of ``root`` as they happen; None when no history is kept
+    (``db_path`` None) or watchfiles is not installed (then changes are recorded at memdir's next
+    look, as in any command)."""
+    if db_path is None:
+        return None
+    try:
+        import watchfiles  # noqa: F401
+    except ImportError:
+        log.info("memdir history: watchfiles is not installed (memdir[watch]); outside changes are recorded at reads")
+        return None
+    return ExternalWatch(root, db_path).start(wait=wait)

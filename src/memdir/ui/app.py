@@ -10,11 +10,10 @@ between threads. Every expected failure is a page that names it, never a 500.
 
 from __future__ import annotations
 
-import errno
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -26,14 +25,7 @@ from starlette.routing import Route
 
 from memdir.config import MemoryConfig
 from memdir.doctor import check_memory_dir
-from memdir.errors import (
-    LockTimeout,
-    MemdirError,
-    MemoryExists,
-    MemoryNotFound,
-    SecretDetected,
-    SyncError,
-)
+from memdir.errors import MemdirError, MemoryNotFound, SyncError
 from memdir.model.frontmatter import render_scalar
 from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
@@ -47,18 +39,18 @@ from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
 from memdir.team.resolve import pending_conflicts
 from memdir.team.sync import TeamStatus
-from memdir.ui.conflicts import conflict_routes
+from memdir.ui.conflicts import ConflictPages
 from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
 from memdir.ui.polish import highlight, matched_words, render_body, type_counts
-from memdir.ui.web import FormTooLarge, csrf_token, page_environment, read_form, render_page, static_response
+from memdir.ui.web import csrf_token, page_environment, read_form, render_page
+from memdir.ui.web_handlers import WebError, error_handlers, static_route, status_of
 
-__all__ = ["UiServices", "create_ui_app"]
+__all__ = ["UiServices", "WebView", "create_ui_app"]
 
 T = TypeVar("T")
-Handler = Callable[[Request], Awaitable[Response]]
 
 
 @dataclass
@@ -74,45 +66,63 @@ class UiServices:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class _PageError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+class WebView:
+    """The web view's endpoints, one method each, over the services of one project.
 
+    A method that cannot do what was asked raises (a :class:`WebError`, or the store's own
+    refusal); the app's one exception handler shows it as an error page (:meth:`show_error`). The
+    history and conflict pages are their own classes, built over this one's helpers."""
 
-def _status_of(exc: MemdirError) -> int:
-    if isinstance(exc, MemoryNotFound):
-        return 404
-    if isinstance(exc, MemoryExists):
-        return 409
-    if isinstance(exc, SecretDetected):
-        return 422
-    if isinstance(exc, LockTimeout):
-        return 503
-    return 400
+    def __init__(self, services: UiServices, *, token: str) -> None:
+        self.services = services
+        self.md = services.memory_dir
+        self.token = token
+        self.csrf = csrf_token(token)
+        self.pages = page_environment("memdir.ui")
+        self.pages.filters["highlight"] = highlight
+        self.pages.filters["render_body"] = render_body
+        self.pages.filters["matched_words"] = matched_words
 
+    def routes(self) -> list[Route]:
+        helpers: dict[str, Any] = {"render": self.render, "work": self.work, "form_of": self.form_of}
+        history = HistoryPages(self.md, self.services.config.config_home, **helpers)
+        conflicts = ConflictPages(self.services.config.team_dir, **helpers)
+        return [
+            *history.routes(),
+            Route("/", self.index),
+            Route("/new", self.new_form, methods=["GET"]),
+            Route("/new", self.create, methods=["POST"]),
+            Route("/m/{file:path}", self.show, methods=["GET"]),
+            Route("/m/{file:path}", self.save, methods=["POST"]),
+            Route("/delete/{file:path}", self.delete, methods=["POST"]),
+            Route("/recall", self.recall),
+            Route("/doctor", self.doctor, methods=["GET"]),
+            Route("/doctor", self.doctor_fix, methods=["POST"]),
+            Route("/team", self.team),
+            *conflicts.routes(),
+            static_route(),
+        ]
 
-def _os_message(exc: OSError, what: str) -> str:
-    if exc.errno == errno.ENAMETOOLONG:
-        return f"{what}: the name is too long for the file system; choose a shorter file name"
-    return f"{what}: {exc.strerror or exc}"
+    def app(self) -> TokenGate:
+        """The ASGI app, wrapped in the token gate."""
+        app = Starlette(routes=self.routes(), exception_handlers=error_handlers(self.show_error))
+        return TokenGate(app, token=self.token, pages=self.pages)
 
+    # -- helpers every page uses -------------------------------------------------------------
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        base = {"csrf": self.csrf, "nav": True, "path": request.url.path, "memory_dir": self.md.root, "status": status}
+        return render_page(self.pages, name, {**base, **context}, status=status)
 
-def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
-    """The ASGI app, wrapped in the token gate."""
-    pages = page_environment("memdir.ui")
-    pages.filters["highlight"] = highlight
-    pages.filters["render_body"] = render_body
-    pages.filters["matched_words"] = matched_words
-    csrf = csrf_token(token)
-    md = services.memory_dir
+    def show_error(self, request: Request, error: WebError) -> Response:
+        """Every expected failure is a page that names it, never a 500."""
+        title = error.title or "Cannot do that"
+        return self.render(request, "error.html", error.status, title=title, message=error.message)
 
-    def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
-        base = {"csrf": csrf, "nav": True, "path": request.url.path, "memory_dir": md.root, "status": status}
-        return render_page(pages, name, {**base, **context}, status=status)
+    async def work(self, fn: Callable[[], T]) -> T:
+        """Store work in a worker thread, one at a time (the ranker's index is not shared between
+        threads), recorded in the history as the web view's."""
+        services = self.services
 
-    async def work(fn: Callable[[], T]) -> T:
         def locked() -> T:
             with services.lock, acting_as("ui", label="web view"):
                 record_external(md)  # a page shows what is in the history, an outside edit included
@@ -120,34 +130,18 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
 
         return await run_in_threadpool(locked)
 
-    def page(handler: Handler) -> Handler:
-        """Turn expected failures into pages that name them."""
-
-        async def wrapped(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except _PageError as exc:
-                return render(request, "error.html", exc.status, title="Cannot do that", message=exc.message)
-            except MemdirError as exc:
-                status = _status_of(exc)
-                return render(request, "error.html", status, title="Cannot do that", message=exc.message)
-            except FormTooLarge:
-                return render(request, "error.html", 413, title="Too large", message="the form is over 1 MB")
-            except OSError as exc:
-                message = _os_message(exc, request.url.path)
-                return render(request, "error.html", 400, title="Cannot do that", message=message)
-
-        return wrapped
-
-    async def form_of(request: Request) -> dict[str, str]:
+    async def form_of(self, request: Request) -> dict[str, str]:
+        """The posted form, refused without this session's security value."""
         form = await read_form(request)
-        if form.get("csrf") != csrf:
-            raise _PageError(403, "the form is missing its security value; reload the page and send it again")
+        if form.get("csrf") != self.csrf:
+            message = "the form is missing its security value; reload the page and send it again"
+            raise WebError(403, message, rule="csrf")
         return form
 
     # -- list and search -------------------------------------------------------------------
-    async def index(request: Request) -> Response:
+    async def index(self, request: Request) -> Response:
         query = parse_list_query(dict(request.query_params))
+        md, services = self.md, self.services
 
         def build() -> Any:
             headers = md.list()
@@ -156,32 +150,39 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             page = list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
             return page, type_counts(headers)
 
-        result, counts = await work(build)
-        return render(
+        result, counts = await self.work(build)
+        return self.render(
             request, "list.html", title="Memories", query=query, result=result, types=MEMORY_TYPES, counts=counts
         )
 
     # -- one memory --------------------------------------------------------------------------
-    def editor(request: Request, status: int = 200, **context: Any) -> Response:
+    def editor(self, request: Request, status: int = 200, **context: Any) -> Response:
         defaults: dict[str, Any] = {"message": None, "error": False, "near": [], "panel": None, "warning": None}
-        return render(request, "memory.html", status, types=MEMORY_TYPES, **{**defaults, **context})
+        return self.render(request, "memory.html", status, types=MEMORY_TYPES, **{**defaults, **context})
 
-    def extra_fields(memory: Memory) -> list[tuple[str, str]]:
-        return [(key, render_scalar(value)) for key, value in memory.extra.items()]
+    def not_saved(
+        self, request: Request, status: int, message: str, *, file: str, memory: Memory, new: bool, **context: Any
+    ) -> Response:
+        """The editor again, with what was typed and why it was not saved."""
+        return self.editor(
+            request, status, title="Not saved", file=file, memory=memory, extra=[], text=None,
+            message=message, error=True, new=new, **{"stamp": "", **context},
+        )  # fmt: skip
 
-    async def show(request: Request) -> Response:
+    async def show(self, request: Request) -> Response:
         file = request.path_params["file"]
-        record = await work(lambda: md.read(file))
+        md = self.md
+        record = await self.work(lambda: md.read(file))
         stamp = str(os.stat(record.path).st_mtime_ns)
         saved = request.query_params.get("saved") == "1"
-        versions = await work(lambda: history_rows(md, record.file, limit=10))
-        panel = await work(lambda: links_panel(md, record.file, record.memory))
-        return editor(
+        versions = await self.work(lambda: history_rows(md, record.file, limit=10))
+        panel = await self.work(lambda: links_panel(md, record.file, record.memory))
+        return self.editor(
             request,
             title=record.memory.name or record.file,
             file=record.file,
             memory=record.memory,
-            extra=extra_fields(record.memory),
+            extra=_extra_fields(record.memory),
             stamp=stamp,
             text=record.text,
             message="Saved." if saved else None,
@@ -191,89 +192,50 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             panel=panel,
         )
 
-    def memory_from(form: dict[str, str], base: Memory | None) -> Memory:
-        kind = form.get("type", "")
-        return Memory(
-            name=form.get("name", "").strip(),
-            description=form.get("description", "").strip(),
-            type=kind or (base.raw_type if base is not None and base.type is None else None),  # type: ignore[arg-type]
-            body=form.get("body", "").replace("\r\n", "\n"),
-            extra=base.extra if base is not None else {},
-        )
-
-    async def save(request: Request) -> Response:
+    async def save(self, request: Request) -> Response:
         file = request.path_params["file"]
-        form = await form_of(request)
+        form = await self.form_of(request)
+        md = self.md
 
         def write() -> tuple[str, str | None, Memory]:
             record = md.read(file)
-            memory = memory_from(form, record.memory)
+            memory = _memory_from(form, record.memory)
             current = str(os.stat(record.path).st_mtime_ns)
             if current != form.get("stamp"):
                 return record.file, "changed", memory
             md.save(memory, file=record.file, force=True)
             return record.file, None, memory
 
+        stamp = form.get("stamp", "")
         try:
-            rel, conflict, memory = await work(write)
+            rel, conflict, memory = await self.work(write)
         except MemdirError as exc:
             if isinstance(exc, MemoryNotFound):
                 raise
-            return editor(
-                request,
-                _status_of(exc),
-                title="Not saved",
-                file=file,
-                memory=memory_from(form, None),
-                extra=[],
-                stamp=form.get("stamp", ""),
-                text=None,
-                message=f"Not saved: {exc.message}",
-                error=True,
-                new=False,
-            )
+            memory = _memory_from(form, None)
+            message = f"Not saved: {exc.message}"
+            return self.not_saved(request, status_of(exc), message, file=file, memory=memory, new=False, stamp=stamp)
         if conflict:
             message = (
                 "Not saved: the file changed on disk after you opened it. Your text is below; "
                 "copy it, reload the page to see the other change, and merge by hand."
             )
-            return editor(
-                request,
-                409,
-                title="Not saved",
-                file=rel,
-                memory=memory,
-                extra=[],
-                stamp=form.get("stamp", ""),
-                text=None,
-                message=message,
-                error=True,
-                new=False,
-            )
+            return self.not_saved(request, 409, message, file=rel, memory=memory, new=False, stamp=stamp)
         return RedirectResponse(f"/m/{rel}?saved=1", status_code=303)
 
-    async def new_form(request: Request) -> Response:
+    async def new_form(self, request: Request) -> Response:
         blank = Memory(name=None, description=None, type=None, body="")
-        return editor(request, title="New memory", file="", memory=blank, extra=[], stamp="", text=None, new=True)
+        return self.editor(request, title="New memory", file="", memory=blank, extra=[], stamp="", text=None, new=True)
 
-    async def create(request: Request) -> Response:
-        form = await form_of(request)
-        memory = memory_from(form, None)
+    async def create(self, request: Request) -> Response:
+        form = await self.form_of(request)
+        memory = _memory_from(form, None)
+        typed = form.get("file", "")
         if memory.type is None:  # the CLI and MCP refuse an untyped memory too
-            return editor(
-                request,
-                400,
-                title="Not saved",
-                file=form.get("file", ""),
-                memory=memory,
-                extra=[],
-                stamp="",
-                text=None,
-                message="Not saved: choose a type (user, feedback, project or reference).",
-                error=True,
-                new=True,
-            )
-        file = form.get("file", "").strip() or default_filename(memory.type, memory.name or "")
+            message = "Not saved: choose a type (user, feedback, project or reference)."
+            return self.not_saved(request, 400, message, file=typed, memory=memory, new=True)
+        file = typed.strip() or default_filename(memory.type, memory.name or "")
+        md = self.md
         if form.get("force") != "1":
 
             def find_near() -> list[Near]:
@@ -281,67 +243,52 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
                 return near_memories(md.list(), memory.name, memory.description, memory.body)
 
             try:
-                near = await work(find_near)
+                near = await self.work(find_near)
             except MemdirError:
                 near = []
             if near:
-                return editor(
-                    request,
-                    409,
-                    title="Not saved",
-                    file=form.get("file", ""),
-                    memory=memory,
-                    extra=[],
-                    stamp="",
-                    text=None,
-                    message="Not saved: a memory already says nearly the same. Open it and update it, "
-                    "or press Create again to save this one anyway.",
-                    error=True,
-                    new=True,
-                    near=[n.header for n in near],
+                message = (
+                    "Not saved: a memory already says nearly the same. Open it and update it, "
+                    "or press Create again to save this one anyway."
                 )
+                headers = [n.header for n in near]
+                return self.not_saved(request, 409, message, file=typed, memory=memory, new=True, near=headers)
         try:
-            result = await work(lambda: md.save(memory, file=file))
+            result = await self.work(lambda: md.save(memory, file=file))
         except MemdirError as exc:
-            return editor(
-                request,
-                _status_of(exc),
-                title="Not saved",
-                file=form.get("file", ""),
-                memory=memory,
-                extra=[],
-                stamp="",
-                text=None,
-                message=f"Not saved: {exc.message}",
-                error=True,
-                new=True,
-            )
+            message = f"Not saved: {exc.message}"
+            return self.not_saved(request, status_of(exc), message, file=typed, memory=memory, new=True)
         return RedirectResponse(f"/m/{result.file}?saved=1", status_code=303)
 
-    async def delete(request: Request) -> Response:
+    async def delete(self, request: Request) -> Response:
         file = request.path_params["file"]
-        await form_of(request)
-        result = await work(lambda: md.delete(file))
-        return render(request, "deleted.html", title="Deleted", result=result)
+        await self.form_of(request)
+        md = self.md
+        result = await self.work(lambda: md.delete(file))
+        return self.render(request, "deleted.html", title="Deleted", result=result)
 
     # -- recall, doctor, team --------------------------------------------------------------
-    async def recall(request: Request) -> Response:
+    async def recall(self, request: Request) -> Response:
         message = request.query_params.get("message", "")
         result = None
         if message.strip():
-            result = await work(lambda: services.recaller.recall(message, state=RecallState()))
-        return render(request, "recall.html", title="What would be recalled", message=message, result=result)
+            recaller = self.services.recaller
+            result = await self.work(lambda: recaller.recall(message, state=RecallState()))
+        return self.render(request, "recall.html", title="What would be recalled", message=message, result=result)
 
-    async def doctor(request: Request) -> Response:
-        report = await work(lambda: check_memory_dir(md))
-        return render(request, "doctor.html", title="Doctor", report=report, fixed=None)
+    async def doctor(self, request: Request) -> Response:
+        md = self.md
+        report = await self.work(lambda: check_memory_dir(md))
+        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=None)
 
-    async def doctor_fix(request: Request) -> Response:
-        await form_of(request)
-        report = await work(lambda: check_memory_dir(md, fix=True))
-        return render(request, "doctor.html", title="Doctor", report=report, fixed=report.fixed)
+    async def doctor_fix(self, request: Request) -> Response:
+        await self.form_of(request)
+        md = self.md
+        report = await self.work(lambda: check_memory_dir(md, fix=True))
+        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=report.fixed)
 
-    async def team(request: Request) -> Response:
+    async def team(self, request: Request) -> Response:
+        services, md = self.services, self.md
         config = services.config
 
         def gather() -> tuple[list[MemoryHeader], Any, Any]:
@@ -349,7 +296,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             local = read_local_team_memory(config.team_dir) if os.path.isdir(config.team_dir) else None
             return files, local, pending_conflicts(config.team_dir) if os.path.isdir(config.team_dir) else []
 
-        files, local, conflicts = await work(gather)
+        files, local, conflicts = await self.work(gather)
         status: TeamStatus | None = None
         status_error: str | None = None
         if request.query_params.get("check") == "1" and services.team_status is not None:
@@ -357,7 +304,7 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
                 status = await run_in_threadpool(services.team_status)
             except SyncError as exc:
                 status_error = exc.message
-        return render(
+        return self.render(
             request,
             "team.html",
             title="Team memory",
@@ -371,30 +318,22 @@ def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
             conflicts=conflicts,
         )
 
-    async def static(request: Request) -> Response:
-        return static_response(request.path_params["name"])
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return render(request, "error.html", 404, title="Not found", message=f"no page at {request.url.path}")
+def create_ui_app(services: UiServices, *, token: str) -> TokenGate:
+    """The ASGI app, wrapped in the token gate."""
+    return WebView(services, token=token).app()
 
-    async def method_not_allowed(request: Request, exc: Exception) -> Response:
-        return render(request, "error.html", 405, title="Not allowed", message=f"{request.method} is not used here")
 
-    history = HistoryPages(md, services.config.config_home, render=render, work=work, form_of=form_of, page=page)
-    routes = [
-        *history.routes(),
-        Route("/", page(index)),
-        Route("/new", page(new_form), methods=["GET"]),
-        Route("/new", page(create), methods=["POST"]),
-        Route("/m/{file:path}", page(show), methods=["GET"]),
-        Route("/m/{file:path}", page(save), methods=["POST"]),
-        Route("/delete/{file:path}", page(delete), methods=["POST"]),
-        Route("/recall", page(recall)),
-        Route("/doctor", page(doctor), methods=["GET"]),
-        Route("/doctor", page(doctor_fix), methods=["POST"]),
-        Route("/team", page(team)),
-        *conflict_routes(services.config.team_dir, render=render, work=work, form_of=form_of, page=page),
-        Route("/static/{name}", static),
-    ]
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: method_not_allowed})
-    return TokenGate(app, token=token, pages=pages)
+def _extra_fields(memory: Memory) -> list[tuple[str, str]]:
+    return [(key, render_scalar(value)) for key, value in memory.extra.items()]
+
+
+def _memory_from(form: dict[str, str], base: Memory | None) -> Memory:
+    kind = form.get("type", "")
+    return Memory(
+        name=form.get("name", "").strip(),
+        description=form.get("description", "").strip(),
+        type=kind or (base.raw_type if base is not None and base.type is None else None),  # type: ignore[arg-type]
+        body=form.get("body", "").replace("\r\n", "\n"),
+        extra=base.extra if base is not None else {},
+    )

@@ -24,7 +24,6 @@ from memdir.store.review import Review, open_review
 __all__ = ["HistoryPages", "history_rows"]
 
 T = TypeVar("T")
-Handler = Callable[[Request], Awaitable[Response]]
 _RUNS_SHOWN = 50
 
 
@@ -55,7 +54,8 @@ def history_rows(memory_dir: MemoryDir, file: str, *, limit: int = 20) -> list[V
 
 
 class HistoryPages:
-    """The routes, built over the app's own render, work, form and page helpers."""
+    """The routes, built over the app's own render, work and form helpers; a refusal raised here is
+    shown by the app's one error page."""
 
     def __init__(
         self,
@@ -65,24 +65,21 @@ class HistoryPages:
         render: Callable[..., Response],
         work: Callable[[Callable[[], Any]], Awaitable[Any]],
         form_of: Callable[[Request], Awaitable[dict[str, str]]],
-        page: Callable[[Handler], Handler],
     ) -> None:
         self.md = memory_dir
         self.config_home = config_home
         self.render = render
         self.work = work
         self.form_of = form_of
-        self.page = page
 
     def routes(self) -> list[Route]:
-        p = self.page
         return [
-            Route("/history/{file:path}", p(self.versions), methods=["GET"]),
-            Route("/restore/{file:path}", p(self.restore), methods=["POST"]),
-            Route("/changes", p(self.changes), methods=["GET"]),
-            Route("/undo", p(self.undo), methods=["POST"]),
-            Route("/review", p(self.review), methods=["GET"]),
-            Route("/review", p(self.settle), methods=["POST"]),
+            Route("/history/{file:path}", self.versions, methods=["GET"]),
+            Route("/restore/{file:path}", self.restore, methods=["POST"]),
+            Route("/changes", self.changes, methods=["GET"]),
+            Route("/undo", self.undo, methods=["POST"]),
+            Route("/review", self.review, methods=["GET"]),
+            Route("/review", self.settle, methods=["POST"]),
         ]
 
     def _view(self) -> HistoryView:

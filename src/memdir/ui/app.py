@@ -121,7 +121,7 @@ class WebView:
     async def work(self, fn: Callable[[], T]) -> T:
         """Store work in a worker thread, one at a time (the ranker's index is not shared between
         threads), recorded in the history as the web view's."""
-        services = self.services
+        services, md = self.services, self.md
 
         def locked() -> T:
             with services.lock, acting_as("ui", label="web view"):

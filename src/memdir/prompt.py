@@ -27,6 +27,8 @@ __all__ = [
     "render_user_context",
 ]
 
+# Claude Code's own labels for the index blocks of the user context (SPEC §10.3), kept as data: the
+# block must read byte for byte as Claude Code's, so both tools put the same text before the model.
 AUTO_MEM_DESCRIPTION = " (user's auto-memory, persists across conversations)"
 TEAM_MEM_DESCRIPTION = " (shared team memory, synced across the organization)"
 
@@ -48,9 +50,8 @@ class PromptConfig:
 
 
 def _search_hint(directory: str, glob: str, shell: bool) -> str:
-    if shell:
-        return f'`grep -rn "<search term>" {directory} --include="{glob}"`'
-    return f'use the Grep tool with pattern "<search term>", path `{directory}` and glob `{glob}`'
+    name = "search_with_grep_command" if shell else "search_with_grep_tool"
+    return render_template(name, directory=directory, glob=glob)
 
 
 def _searching_section(cfg: PromptConfig) -> str:
@@ -87,13 +88,7 @@ def build_memory_lines(cfg: PromptConfig) -> list[str]:
     if team:
         blocks.append(render_template("scope_combined", **variables))
     blocks.append(render_template("types_combined" if team else "types_individual"))
-    team_bullet = (
-        "\n- API keys, passwords, tokens or any other credential, in team memory above all:"
-        " team memory is shared with every collaborator."
-        if team
-        else ""
-    )
-    blocks.append(render_template("what_not_to_save", teamBullet=team_bullet))
+    blocks.append(render_template("what_not_to_save", teamBullet=render_template("team_secrets") if team else ""))
     type_field = frontmatter_type(nested=cfg.nested_frontmatter)
     if cfg.skip_index:
         blocks.append(render_template("how_to_save_skip_index", typeField=type_field))
@@ -131,21 +126,15 @@ def memory_index_block(index_path: str, raw: str, *, team: bool = False) -> str 
     return f"Contents of {index_path}{description}:\n\n{truncated}"
 
 
-_CONTEXT_PREFIX = (
-    "The instructions below come from the codebase and from the user. Follow them: they take precedence "
-    "over your default behaviour."
-)
-_CONTEXT_SUFFIX = (
-    "This context may or may not matter for the task at hand. Use it where it applies and do not mention it otherwise."
-)
-
-
 def render_user_context(blocks: Sequence[str]) -> str | None:
-    """Wrap instruction and index blocks as the meta user message that carries them to the model."""
+    """Wrap instruction and index blocks as the meta user message that carries them to the model.
+
+    The frame (the reminder tag, its first line and the ``# claudeMd`` heading) is Claude Code's
+    (SPEC §10.3) and stays here as data, byte for byte; the words around the blocks are ours."""
     if not blocks:
         return None
-    body = _CONTEXT_PREFIX + "\n\n" + "\n\n".join(blocks)
+    body = render_template("user_context", blocks="\n\n".join(blocks))
     return (
         "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n"
-        f"# claudeMd\n{body}\n\n{_CONTEXT_SUFFIX}\n</system-reminder>"
+        f"# claudeMd\n{body}\n</system-reminder>"
     )

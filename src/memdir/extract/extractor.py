@@ -45,6 +45,7 @@ from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.memdir import MemoryDir
+from memdir.templates import render_template
 
 __all__ = ["DEFAULT_MANIFEST_LIMIT", "DEFAULT_MAX_TURNS", "NO_NEW_MESSAGES", "Conversation", "Extractor"]
 
@@ -220,10 +221,8 @@ class Extractor:
             return format_manifest(headers)
         query = "\n".join(m.text for m in messages if m.role in ("user", "assistant") and not m.is_meta)
         shown = prefilter_candidates(query, headers, keep=limit, ranker=self._ranker)
-        return (
-            format_manifest(shown) + f"\n\n({len(shown)} of {len(headers)} memory files are listed: those closest "
-            "to these messages, then the newest. Use Grep or Glob to find others.)"
-        )
+        cut = render_template("extract_manifest_cut", shown=str(len(shown)), total=str(len(headers)))
+        return f"{format_manifest(shown)}\n\n{cut}"
 
     # A model or file error ends the run inside the generator, which reports it in the result.
     def _drive(self, steps: _Steps) -> ExtractionResult:

@@ -39,14 +39,14 @@ def build_extraction_prompt(cfg: ExtractionPromptConfig, *, manifest: str, messa
     if manifest.strip():
         blocks.append(render_template("extract_existing", manifest=manifest))
     blocks.append(render_template("extract_remember"))
-    where = " (inside `metadata:`, beside `type`)" if cfg.nested_frontmatter else ""
+    where = render_template("extract_expires_nested") if cfg.nested_frontmatter else ""
     blocks.append(render_template("extract_current", expiresWhere=where))
     if cfg.links:
         blocks.append(render_template("memory_links"))
     if team:
         blocks.append(render_template("scope_combined", **variables))
     blocks.append(render_template("types_combined" if team else "types_individual"))
-    secrets_bullet = render_template("extract_team_secrets") if team else ""
+    secrets_bullet = render_template("team_secrets") if team else ""
     blocks.append(render_template("what_not_to_save", teamBullet=secrets_bullet))
     type_field = frontmatter_type(nested=cfg.nested_frontmatter)
     if cfg.skip_index:

@@ -30,6 +30,7 @@ from memdir.recall.similar import Near, near_memories
 from memdir.store.memdir import MemoryDir
 from memdir.store.records import SaveResult
 from memdir.store.scan import MemoryHeader
+from memdir.templates import render_template
 
 __all__ = ["MemoryToolbox", "Outcome", "parse_type"]
 
@@ -93,11 +94,8 @@ def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dic
 
 def _near_refusal(near: list[Near]) -> Outcome:
     first = neutralise(near[0].header.filename)
-    message = (
-        f"not saved: {', '.join(neutralise(n.header.filename) for n in near)} already says nearly the same. "
-        f"Call update with file {first!r} to change it (the current fact replaces the stale one), "
-        "or call remember again with force: true if this really is a different memory."
-    )
+    shown = ", ".join(neutralise(n.header.filename) for n in near)
+    message = render_template("near_duplicate_remember", near=shown, file=repr(first))
     payload: dict[str, Any] = {
         "status": "refused",
         "rule": "near-duplicate",

@@ -25,6 +25,7 @@ from memdir.model.memory import Memory
 from memdir.recall.similar import near_memories
 from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path, remove_file, remove_tree
 from memdir.store.memdir import MemoryDir
+from memdir.templates import render_template
 
 __all__ = ["MEMORIES_ROOT", "CommandError", "MemoryCommands"]
 
@@ -200,10 +201,7 @@ class MemoryCommands:
         if not near:
             return ""
         shown = neutralise(", ".join(f"{MEMORIES_ROOT}/{n.header.filename}" for n in near))
-        return (
-            f"\nNote: {shown} already says nearly the same. Keep one memory per fact: move what is new "
-            f"into the existing file and delete {MEMORIES_ROOT}/{rel}."
-        )
+        return "\n" + render_template("near_duplicate_note", near=shown, path=f"{MEMORIES_ROOT}/{rel}")
 
     def _existing_file(self, path: str) -> _Target:
         target = self._writable(path)

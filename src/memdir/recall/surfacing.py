@@ -20,7 +20,6 @@ __all__ = [
     "MAX_SURFACED_BYTES",
     "MAX_SURFACED_FILES",
     "MAX_SURFACED_LINES",
-    "PLAIN_LEAD",
     "SESSION_SURFACED_BUDGET",
     "TEAM_AUTHOR_NOTE",
     "FileSlice",
@@ -214,9 +213,6 @@ def render_plain(memory: SurfacedMemory) -> str:
     return f"{memory.header}\n\n{memory.content}"
 
 
-PLAIN_LEAD = "Memories saved in earlier conversations that may bear on this request (use one only if it applies):"
-
-
 def render_hook_context(memories: Sequence[SurfacedMemory], *, reminders: bool) -> str:
     """Surfaced memories as a Claude Code hook's ``additionalContext``.
 
@@ -227,4 +223,6 @@ def render_hook_context(memories: Sequence[SurfacedMemory], *, reminders: bool) 
     """
     if reminders:
         return "\n".join(render_reminder(memory) for memory in memories)
-    return "\n\n".join([PLAIN_LEAD, *(render_plain(memory) for memory in memories)])
+    from memdir.templates import render_template
+
+    return "\n\n".join([render_template("recall_plain_lead"), *(render_plain(memory) for memory in memories)])

@@ -125,7 +125,7 @@ def render_recent_conversation(messages: Sequence[ConversationMessage], max_char
         first = index
     text = render_conversation(messages[first:])
     if first > 0:
-        text = f"[{first} earlier messages omitted; the current notes cover them]\n\n" + text
+        text = render_template("session_omitted", count=str(first)) + "\n\n" + text
     return text
 
 

@@ -6,7 +6,9 @@ receives, so no other module reads the environment or settings files on its own.
 
 memdir's own settings keys live in a ``"memdir"`` object inside the usual settings files
 (``~/.claude/settings.json``, ``.claude/settings.json``, ``.claude/settings.local.json``, managed
-settings), so that one file configures both Claude Code and memdir.
+settings), so that one file configures both Claude Code and memdir. Each key is declared, with
+its type, default, check and doc, in :mod:`memdir.settings_table`, and checked there once, when
+the configuration is resolved, into ``MemoryConfig.memdir``.
 """
 
 from __future__ import annotations

@@ -113,18 +113,16 @@ class Settings(NamedTuple):
         An explicit JSON ``null`` is a value here (``"scanCap": null`` lifts the cap), unlike
         Claude Code's own keys where ``null`` means unset.
         """
-        for source in _MERGED_ORDER:
-            section = self.values.get(source, {}).get(MEMDIR_KEY)
-            if isinstance(section, Mapping) and key in section:
+        for _source, section in self.memdir_sections():
+            if key in section:
                 value: object = section[key]
                 return value
         return default
 
     def memdir_origin(self, key: str) -> Source | None:
         """The source whose ``"memdir"`` object supplies ``key`` (the one :meth:`memdir` reads)."""
-        for source in _MERGED_ORDER:
-            section = self.values.get(source, {}).get(MEMDIR_KEY)
-            if isinstance(section, Mapping) and key in section:
+        for source, section in self.memdir_sections():
+            if key in section:
                 return source
         return None
 

@@ -153,9 +153,11 @@ class MemoryFileTools:
     def _with_origin(self, path: str, content: str) -> str:
         """A memory an extraction writes in the nested layout (Claude Code 2.1.330) records the session
         it came from in ``metadata.originSessionId``, as Claude Code's own writes do, when the run
-        knows it (its provenance is ``extract:<session id>``) and the text does not say already."""
-        session = current().by.removeprefix("extract:")
-        if session == current().by or not path.endswith(".md") or os.path.basename(path) == ENTRYPOINT_NAME:
+        knows it (its provenance carries the session: ``memdir extract`` of a Claude Code transcript,
+        an extractor given ``session_id``) and the text does not say already. A run that knows no
+        session (a framework's extraction, recorded as ``extract:<framework>``) writes none."""
+        session = current().session
+        if not session or not path.endswith(".md") or os.path.basename(path) == ENTRYPOINT_NAME:
             return content
         if self.memory_dir.layout is not FrontmatterLayout.NESTED:
             return content

@@ -139,7 +139,8 @@ def extract(
                 result = ExtractionResult(skipped=NO_NEW_MESSAGES, cursor=cursor)
             else:
                 extractor = state.session(model_spec=model_spec).extractor(cursor=cursor, cursor_file=cursor_file)
-                with acting_as(f"extract:{session_id or os.path.basename(transcript)}", label="extract"):
+                by = f"extract:{session_id or os.path.basename(transcript)}"
+                with acting_as(by, label="extract", session=session_id):
                     result = extractor.run_once(messages)
     except LockTimeout as exc:
         _log(log_file, f"{who}: gave up: {exc.message}")

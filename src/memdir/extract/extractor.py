@@ -22,6 +22,7 @@ A run is written once, as a generator of model requests, and driven by a sync or
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import threading
@@ -91,6 +92,7 @@ class Extractor:
         clock: Callable[[], float] = time.time,
         on_result: Callable[[ExtractionResult], None] | None = None,
         disabled_reason: str | None = None,
+        session_id: str | None = None,
     ) -> None:
         if every_turns < 1 or max_turns < 1:
             raise ConfigError(
@@ -116,6 +118,7 @@ class Extractor:
         self.clock = clock
         self.on_result = on_result
         self.disabled_reason = disabled_reason  # set: every run is skipped with this reason
+        self.session_id = session_id  # the conversation's id, when known: recorded with every write
         self.results: list[ExtractionResult] = []
         self._cursor = cursor
         self._turns_since = 0
@@ -226,10 +229,25 @@ class Extractor:
 
     # A model or file error ends the run inside the generator, which reports it in the result.
     def _drive(self, steps: _Steps) -> ExtractionResult:
-        return run_steps(steps, self.model.complete, catch=(MemdirError,))
+        with self._as_extraction():
+            return run_steps(steps, self.model.complete, catch=(MemdirError,))
 
     async def _adrive(self, steps: _Steps) -> ExtractionResult:
-        return await arun_steps(steps, self.model.acomplete, catch=(MemdirError,))
+        with self._as_extraction():
+            return await arun_steps(steps, self.model.acomplete, catch=(MemdirError,))
+
+    def _as_extraction(self) -> contextlib.AbstractContextManager[object]:
+        """A run's writes are recorded as extraction: as the caller said (``memdir extract``, a
+        framework adapter: ``extract:...``), else ``extract:<session id>`` when the extractor was
+        given one, else ``extract:<whoever called>`` (``extract:api``), one run each."""
+        from memdir.store.provenance import acting_as, current
+
+        outer = current()
+        if outer.by.startswith("extract:"):
+            if self.session_id is None or outer.session is not None:
+                return contextlib.nullcontext()
+            return acting_as(outer.by, run=outer.run, label=outer.label, session=self.session_id)
+        return acting_as(f"extract:{self.session_id or outer.by}", label="extract", session=self.session_id)
 
     def _record(self, result: ExtractionResult) -> ExtractionResult:
         self.results.append(result)

@@ -151,7 +151,7 @@ class MemdirMemoryService(BaseMemoryService):
             with self._lock:
                 extractor = self._extractors.setdefault(key, extractor)
         memory.session.memory_dir.ensure()
-        with acting_as(f"extract:adk:{session.id}", label="adk add_session_to_memory"):
+        with acting_as(f"extract:adk:{session.id}", label="adk add_session_to_memory", session=session.id):
             await extractor.arun_once(to_conversation(session.events))
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:

@@ -37,6 +37,9 @@ class Provenance(NamedTuple):
     by: str
     run: str
     label: str = ""  # what the run was (the command, the tool), shown by ``memdir history --runs``
+    session: str | None = None
+    """The conversation the change came from, when it is known (a Claude Code session id): an
+    extraction writes it into a nested-layout memory as ``metadata.originSessionId``."""
 
 
 def new_run_id() -> str:
@@ -68,10 +71,10 @@ def current() -> Provenance:
 
 
 @contextlib.contextmanager
-def acting_as(by: str, *, run: str | None = None, label: str = "") -> Iterator[Provenance]:
+def acting_as(by: str, *, run: str | None = None, label: str = "", session: str | None = None) -> Iterator[Provenance]:
     """Record every change made inside the block as made by ``by`` in one run (a new one unless
-    ``run`` is given)."""
-    value = Provenance(by, run or new_run_id(), label)
+    ``run`` is given), from the conversation ``session`` when it is known."""
+    value = Provenance(by, run or new_run_id(), label, session)
     token = _current.set(value)
     try:
         yield value

@@ -22,8 +22,8 @@ def store(seed, count=150):
     return headers
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-@pytest.mark.parametrize("floor", [0.4, 0.8])
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 6])
+@pytest.mark.parametrize("floor", [0.3, 0.4, 0.6, 0.8, 0.95])
 def test_the_candidate_pairs_hold_every_pair_that_reaches_the_floor(seed, floor):
     similarity = Similarity(store(seed))
     candidates = similarity.candidates(floor)

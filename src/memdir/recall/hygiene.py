@@ -69,7 +69,7 @@ def _disagreements(similarity: Similarity) -> list[Note]:
         for j in near[i]:
             if not numbers[i] or not numbers[j] or numbers[i] == numbers[j]:
                 continue
-            score = similarity.overlap(similarity.terms[i], similarity.terms[j])
+            score = similarity.overlap_at(i, j, DISAGREE_FLOOR)
             if score < DISAGREE_FLOOR or score >= similarity.floor:
                 continue  # unrelated, or already reported as near-duplicates
             b = headers[j]

@@ -81,6 +81,27 @@ class Similarity:
         # new word outweigh a sentence of shared ones in a small store.
         self._unseen = math.log(1.0 + (count - 0.5) / 1.5)
         self._by_path = {header.path: i for i, header in enumerate(self.headers)}
+        self._totals: list[float] | None = None
+
+    def _total(self, i: int) -> float:
+        totals = self._totals
+        if totals is None:
+            weight = self._weight
+            totals = self._totals = [sum(weight(term) for term in terms) for terms in self.terms]
+        return totals[i]
+
+    def overlap_at(self, i: int, j: int, at_least: float = 0.0) -> float:
+        """:meth:`overlap` of the memories at positions ``i`` and ``j``, or 0.0 when it is certainly
+        below ``at_least``: judged first from the words they share and their whole weights (a
+        few words instead of the union's hundred), the exact figure computed only near the floor."""
+        common = self.terms[i] & self.terms[j]
+        if not common:
+            return 0.0
+        shared = sum(self._weight(term) for term in common)
+        union = self._total(i) + self._total(j) - shared
+        if union > 0.0 and shared / union < at_least - 1e-9:
+            return 0.0
+        return self.overlap(self.terms[i], self.terms[j])
 
     def _weight(self, term: str) -> float:
         return self._idf.get(term, self._unseen)
@@ -120,30 +141,57 @@ class Similarity:
         ascending: every pair that does is among them, without comparing every pair (100,000
         memories are five billion pairs).
 
-        Prefix filtering: take a memory's words rarest first until they weigh more than ``1 - floor``
-        of its whole weight. Two memories that share none of those words share less than ``floor`` of
-        the first one's weight, so less than ``floor`` of their union: only memories holding one of
-        those (rare) words can qualify. ``among``: only these memories (by position) are paired."""
+        Prefix filtering on both sides, with prefixes one word longer than needed (after the
+        AllPairs, PPJoin and AdaptJoin joins). Memories are taken lightest first (by the weight of
+        their words), each memory's words in one order for the whole store (rarest first). Two
+        memories at ``floor`` or above share words weighing at least ``floor`` of the heavier one
+        (``a``: ``t·Wa``) and ``2t / (1 + t)`` of the lighter (``b``). ``a`` is looked up by its
+        probe prefix (its first words weighing more than ``(1 - t)·Wa + d``) among the lighter
+        ones' index prefixes (more than ``(1 - 2t / (1 + t))·Wb + d``), ``d`` being the weight of
+        the rarest word in the store (at most ``t·W``). Every word the two share before the end of
+        the prefix that ends first lies in both, and the shared words after it weigh less than
+        ``t·W - d`` of that memory, so the prefixes share more than ``d``: two words, or one very
+        rare one. A memory lighter than ``t·Wa`` cannot reach ``a`` either. Indexing every word
+        of every memory and pairing on one shared word instead made the pairs grow with the square
+        of the store (1.8 million at 20,000 synthetic memories against 15,000 at 2,000).
+        ``among``: only these memories (by position) are paired."""
         positions = range(len(self.terms)) if among is None else among
+        weight = self._weight
+        order = sorted(positions, key=lambda i: (self._total(i), i))
+        heavier = floor  # share of a heavier memory's weight a qualifying pair shares
+        lighter = 2.0 * floor / (1.0 + floor)  # and of a lighter one's
+        rarest = self._unseen
         holders: dict[str, list[int]] = {}
-        for i in positions:
-            for term in self.terms[i]:
-                holders.setdefault(term, []).append(i)
         later: list[set[int]] = [set() for _ in self.terms]
-        for i in positions:
-            terms = self.terms[i]
-            ordered = sorted(terms, key=lambda term: (-self._weight(term), term))
-            needed = (1.0 - floor) * sum(self._weight(term) for term in terms) * (1.0 + 1e-9)
+        for i in order:
+            total = self._total(i)
+            lightest = floor * total * (1.0 - 1e-9)
+            ordered = sorted(self.terms[i], key=lambda term: (-weight(term), term))
+            extra = min(rarest, heavier * total) * (1.0 - 1e-6)
+            reach = ((1.0 - heavier) * total + extra) * (1.0 + 1e-9)
+            shared: dict[int, float] = {}
             seen = 0.0
             for term in ordered:
-                for j in holders[term]:
-                    if j > i:
-                        later[i].add(j)
-                    elif j < i:
-                        later[j].add(i)
-                seen += self._weight(term)
-                if seen > needed:
+                if seen > reach:
                     break
+                w = weight(term)
+                for j in holders.get(term, ()):
+                    if self._total(j) >= lightest:
+                        shared[j] = shared.get(j, 0.0) + w
+                seen += w
+            for j, found in shared.items():
+                # Each side's guaranteed share beyond its prefix: the smaller one must be exceeded.
+                needed = min(extra, min(rarest, lighter * self._total(j)) * (1.0 - 1e-6)) * (1.0 - 1e-9)
+                if found > needed:
+                    later[min(i, j)].add(max(i, j))
+            own = min(rarest, lighter * total) * (1.0 - 1e-6)
+            reach = ((1.0 - lighter) * total + own) * (1.0 + 1e-9)
+            seen = 0.0
+            for term in ordered:
+                if seen > reach:
+                    break
+                holders.setdefault(term, []).append(i)
+                seen += weight(term)
         return [sorted(found) for found in later]
 
     def clusters(self) -> list[list[MemoryHeader]]:
@@ -154,9 +202,7 @@ class Similarity:
         for i in range(len(self.headers)):
             if taken[i]:
                 continue
-            members = [i] + [
-                j for j in near[i] if not taken[j] and self.overlap(self.terms[i], self.terms[j]) >= self.floor
-            ]
+            members = [i] + [j for j in near[i] if not taken[j] and self.overlap_at(i, j, self.floor) >= self.floor]
             if len(members) > 1:
                 for j in members:
                     taken[j] = True

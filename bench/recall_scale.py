@@ -319,26 +319,75 @@ def summary(samples: list[dict[str, float]], bare: list[dict[str, float]]) -> di
     }
 
 
-def hook_scale(count: int, stores: Path, workdir: Path, *, runs: int, cold_runs: int) -> dict[str, Any]:
+def seed_vectors(root: Path, home: Path) -> None:
+    """Cache a random unit vector (seeded) for every memory under the shipped model's id, as if
+    ``memdir reindex --embed`` had encoded them: encoding 100,000 memories takes the better part of
+    an hour on two cores, and what a prompt then pays (mapping the matrix, one product, reading the
+    best headers) does not depend on the vectors' values. Quality is ``bench/recall_quality.py``'s."""
+    import numpy as np
+
+    from memdir.recall.embedding import load_encoder, memory_text, text_hash
+    from memdir.store.index_db import index_path
+
+    encoder = load_encoder()
+    with MemoryIndex(str(root), index_path(str(root), str(home))) as index:
+        headers = index.headers()
+        hashes = list(dict.fromkeys(text_hash(memory_text(header)) for header in headers))
+        known = set(index.get_vectors(hashes, encoder.model_id))
+        rng = np.random.default_rng(27)
+        missing = [h for h in hashes if h not in known]
+        for start in range(0, len(missing), 5000):
+            chunk = missing[start : start + 5000]
+            vectors = rng.standard_normal((len(chunk), encoder.dimension)).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            index.put_vectors({h: vectors[i].tobytes() for i, h in enumerate(chunk)}, encoder.model_id)
+
+
+def hook_scale(
+    count: int,
+    stores: Path,
+    workdir: Path,
+    *,
+    runs: int,
+    cold_runs: int,
+    selector: str = "lexical",
+    random_vectors: bool = False,
+) -> dict[str, Any]:
     """The prompt hook as Claude Code runs it (a new process per prompt), recall over the whole store.
 
     Cold: a config home that has never seen the store (no derived index), first prompt; then
     ``memdir reindex`` runs (it waits for a build already under way), so every cold run starts
     from nothing and the warm runs find the index built. Warm: later prompts, each a new session
     with its own query. Every hook run is paired with a bare ``python -c pass`` run right after it.
+    With ``selector`` ``hybrid`` or ``embedding`` (``memdir.hookSelector``) the warm runs come after
+    ``memdir reindex --embed`` (every memory encoded once, into a config home kept under ``stores``
+    so the vectors are reused by later runs); no cold runs then.
     """
     root, queries = store_for(count, stores)
     project = workdir / "project"
     project.mkdir(exist_ok=True)
     prefix = hook_command_prefix(["--project", str(project), "--memory-dir", str(root)])
     bare_command = [sys.executable, "-c", "pass"]
-    settings = json.dumps({"memdir": {"scanCap": None}})
+    settings = json.dumps({"memdir": {"scanCap": None, "hookSelector": selector}})
     base_env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    out: dict[str, Any] = {"memories": count}
+    out: dict[str, Any] = {"memories": count, "selector": selector}
+    if selector != "lexical" or not cold_runs:
+        # Warm runs only, in a config home kept under ``stores`` (its index is built once).
+        cold_runs = 0
+        home = stores / f"home-{selector}-{count}{'-random' if random_vectors else ''}"
+        home.mkdir(exist_ok=True)
+        (home / "settings.json").write_text(settings, encoding="utf-8")
+        env = {**base_env, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
+        if random_vectors:
+            seed_vectors(root, home)
+        started = time.perf_counter()
+        child([*prefix, "reindex", *(["--embed"] if selector != "lexical" else [])], env=env)
+        out["embed_s"] = time.perf_counter() - started
+        out["random_vectors"] = random_vectors
     cold: list[dict[str, float]] = []
     cold_bare: list[dict[str, float]] = []
     build_s: list[float] = []
-    env: dict[str, str] = {}
+    env = env if not cold_runs else {}
     for run in range(cold_runs):
         home = workdir / f"home-{run}"
         shutil.rmtree(home, ignore_errors=True)
@@ -351,8 +400,9 @@ def hook_scale(count: int, stores: Path, workdir: Path, *, runs: int, cold_runs:
         started = time.perf_counter()
         child([*prefix, "reindex"], env=env)
         build_s.append(time.perf_counter() - started)
-    out["cold"] = summary(cold, cold_bare)
-    out["reindex_after_cold_s"] = statistics.median(build_s)
+    if cold:
+        out["cold"] = summary(cold, cold_bare)
+        out["reindex_after_cold_s"] = statistics.median(build_s)
     warm: list[dict[str, float]] = []
     warm_bare: list[dict[str, float]] = []
     for run in range(runs + 1):
@@ -374,16 +424,16 @@ HOOK_SCALE_HEADER = (
 
 
 def hook_scale_row(r: dict[str, Any]) -> str:
-    warm, cold = r["warm"], r["cold"]
+    warm, cold = r["warm"], r.get("cold")
     cells = [
-        f"{r['memories']:,}",
+        f"{r['memories']:,}" + ("" if r.get("selector", "lexical") == "lexical" else f" ({r['selector']})"),
         f"{warm['wall_ms']:.0f} ({warm['ratio']:.1f}×)",
         f"{warm['cpu_ms']:.0f}",
         f"{warm['rss_mb']:.0f}",
-        f"{cold['wall_ms']:.0f} ({cold['ratio']:.1f}×)",
-        f"{cold['cpu_ms']:.0f}",
-        f"{cold['rss_mb']:.0f}",
-        f"{r['reindex_after_cold_s']:.1f}",
+        f"{cold['wall_ms']:.0f} ({cold['ratio']:.1f}×)" if cold else "",
+        f"{cold['cpu_ms']:.0f}" if cold else "",
+        f"{cold['rss_mb']:.0f}" if cold else "",
+        f"{r['reindex_after_cold_s']:.1f}" if cold else f"{r['embed_s']:.1f} (reindex, before the warm runs)",
         f"{r['bare_ms']:.0f}",
     ]
     return "| " + " | ".join(cells) + " |"
@@ -427,6 +477,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-process", action="store_true", help="the older in-process figures instead")
     parser.add_argument("--big", action="store_true", help="with --in-process: also 100,000 memories")
     parser.add_argument("--hybrid", action="store_true", help="with --in-process: also the hybrid selector")
+    parser.add_argument(
+        "--selector", default="lexical", help="the hook's selector (memdir.hookSelector): lexical, hybrid, embedding"
+    )
+    parser.add_argument(
+        "--random-vectors",
+        action="store_true",
+        help="with --selector hybrid/embedding: cache seeded random vectors instead of encoding every memory",
+    )
     parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -442,7 +500,15 @@ def main(argv: list[str] | None = None) -> int:
     print(HOOK_SCALE_HEADER)
     for size in sizes:
         with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:
-            result = hook_scale(size, args.stores, Path(tmp), runs=args.runs, cold_runs=args.cold_runs)
+            result = hook_scale(
+                size,
+                args.stores,
+                Path(tmp),
+                runs=args.runs,
+                cold_runs=args.cold_runs,
+                selector=args.selector,
+                random_vectors=args.random_vectors,
+            )
         results.append(result)
         print(hook_scale_row(result), flush=True)
     out = args.out or RESULTS / "recall_scale.json"

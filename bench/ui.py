@@ -1,6 +1,7 @@
 """The web view at scale: time to the first byte-complete render of the list and of a search.
 
-For 2,000 and 20,000 synthetic memories (the same generator as ``recall_scale.py``) this starts
+For 2,000 and 20,000 synthetic memories by default (the stores of ``recall_scale.py``, written
+once under ``--stores`` and reused; ``--sizes 2000,20000,100000`` for the largest) this starts
 ``memdir ui --no-browser`` as a real process, signs in with the printed address, and times whole
 HTTP requests from a client on 127.0.0.1:
 
@@ -11,8 +12,9 @@ HTTP requests from a client on 127.0.0.1:
 
 Each size is measured twice: through the derived SQLite index (the web view's default; its first
 request builds the index from nothing) and with the plain directory scan (settings key
-``memdir.derivedIndex: false``). Results
-are printed as a table and written to bench/results/ui.json. Run: ``python bench/ui.py``.
+``memdir.derivedIndex: false``; ``--modes index`` skips it). The table gives milliseconds per
+memory beside each median: flat as the store grows is linear. Results are printed as a table and
+written to bench/results/ui.json. Run: ``python bench/ui.py``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recall_scale import build
+from recall_scale import store_for
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -82,13 +84,16 @@ def measure(root: Path, project: Path, queries: list[str], home: Path) -> dict[s
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", default="2000,20000", help="comma-separated store sizes")
+    parser.add_argument("--modes", default="index,scan", help="index (derived index), scan (plain directory)")
+    parser.add_argument("--stores", type=Path, default=Path(tempfile.gettempdir()) / "memdir-scale-stores")
     args = parser.parse_args()
+    modes = args.modes.split(",")
+    args.stores.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"repeats": REPEATS, "sizes": {}}
     for size in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory(prefix="memdir-bench-ui-") as tmp:
             work = Path(tmp)
-            root = work / "memory"
-            _, queries = build(root, size)
+            root, queries = store_for(size, args.stores)
             home = work / "home"
             home.mkdir()
             indexed = work / "indexed"
@@ -97,13 +102,11 @@ def main() -> None:
             (plain / ".claude").mkdir(parents=True)
             settings = {"memdir": {"derivedIndex": False}}
             (plain / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-            results["sizes"][str(size)] = {
-                "index": measure(root, indexed, queries, home),
-                "scan": measure(root, plain, queries, home),
-            }
+            projects = {"index": indexed, "scan": plain}
+            results["sizes"][str(size)] = {mode: measure(root, projects[mode], queries, home) for mode in modes}
     print(
         f"{'memories':>9} {'store':>6} {'1st list':>9} {'1st search':>11} {'list p50':>9} {'p95':>7}"
-        f" {'search p50':>11} {'p95':>7} {'filtered p50':>13}"
+        f" {'search p50':>11} {'p95':>7} {'filtered p50':>13} {'µs/memory: list, search':>24}"
     )
     for size, modes in results["sizes"].items():
         for mode, row in modes.items():
@@ -112,6 +115,8 @@ def main() -> None:
                 f" {row['list']['median_ms']:>7.1f}ms {row['list']['p95_ms']:>5.1f}ms"
                 f" {row['search']['median_ms']:>9.1f}ms {row['search']['p95_ms']:>5.1f}ms"
                 f" {row['search_filtered']['median_ms']:>11.1f}ms"
+                f" {1000 * row['list']['median_ms'] / int(size):>12.2f},"
+                f" {1000 * row['search']['median_ms'] / int(size):.2f}"
             )
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ui.json").write_text(json.dumps(results, indent=2), encoding="utf-8")

@@ -49,7 +49,7 @@ _GENERATION_AT = 24  # where the generation sits in the header
 _ALIGN = 64
 # Rows multiplied at a time: the pages of one slice are dropped from the process afterwards, so a
 # ranking over 100,000 memories does not keep the whole 150 MB matrix resident.
-_SLICE = 8192
+_SLICE = 2048
 # In a caller's budget (memories analysed from nothing), encoding one memory costs this much.
 _ENCODE_COST = 30
 # A caller with a budget (a prompt) rewrites a matrix only up to this size (about 10,000 memories of

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from memdir.config import MemoryConfig, open_memory_dir
 from memdir.errors import MemdirError, MemoryNotFound
@@ -35,7 +36,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the MCP server needs the mcp package: pip install 'memdir[mcp]'") from exc
 
-__all__ = ["INDEX_URI", "MEMORY_URI_PREFIX", "MemdirMCPServer", "create_server"]
+__all__ = ["INDEX_URI", "MEMORY_URI_PREFIX", "MCPEndpoints", "MemdirMCPServer", "create_server"]
+
+T = TypeVar("T")
 
 INDEX_URI = "memdir://index"
 MEMORY_URI_PREFIX = "memdir://memory/"
@@ -109,17 +112,28 @@ def _result(outcome: Outcome) -> CallToolResult:
     )
 
 
-def _missing(argument: str) -> CallToolResult:
-    return _result(
-        Outcome(
-            ok=False,
-            payload={
-                "status": "refused",
-                "rule": "missing-argument",
-                "message": f"the argument {argument!r} is required",
-            },
-        )
-    )
+class _ArgumentMissing(MemdirError):
+    """A tool call left out an argument it needs (or sent it empty)."""
+
+    rule = "missing-argument"
+
+
+def _required(argument: str, value: T | None) -> T:
+    """The one argument check of every tool: a required argument left out, or sent as an empty
+    string, is refused (rule ``missing-argument``) before the toolbox is called."""
+    if value is None or value == "":
+        raise _ArgumentMissing(f"the argument {argument!r} is required")
+    return value
+
+
+def _answer(call: Callable[[], Outcome]) -> CallToolResult:
+    """The one way a tool answers: the toolbox's outcome, or the refusal of a memdir rule (a missing
+    argument included) as a result with ``isError`` set."""
+    try:
+        outcome = call()
+    except MemdirError as exc:
+        outcome = Outcome.refused(exc)
+    return _result(outcome)
 
 
 class MemdirMCPServer(MCPServer):
@@ -201,6 +215,155 @@ def _package_version() -> str:
         return "0+unknown"
 
 
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+
+class MCPEndpoints:
+    """The server's tools, resources and prompt, one method each, over one toolbox.
+
+    Each tool takes the argument names models reach for (the ``Annotated`` aliases above), checks
+    what it needs with :func:`_required` and answers through :func:`_answer`, so a tool is
+    callable on its own and every refusal has one shape."""
+
+    def __init__(self, toolbox: MemoryToolbox, session: MemorySession) -> None:
+        self.toolbox = toolbox
+        self.session = session
+
+    def register(self, server: MCPServer) -> None:
+        """Add every tool, resource and prompt to ``server``, with what a client shows of each."""
+        server.add_tool(
+            self.recall,
+            name="recall",
+            description="Memories relevant to a request, as the system reminders an agent would receive.",
+            annotations=_READ_ONLY,
+        )
+        server.add_tool(
+            self.remember,
+            name="remember",
+            description="Save a new memory file and add its line to MEMORY.md. When an existing memory says "
+            "nearly the same, nothing is saved and the answer names it: call update on it instead, or pass "
+            "force: true to save anyway (force also replaces an existing file of the same name).",
+            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
+        )
+        server.add_tool(
+            self.update,
+            name="update",
+            description="Change an existing memory: any of name, description, type, body (replaces), or "
+            "append (adds a line to the body). Its MEMORY.md line follows.",
+            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+        )
+        server.add_tool(
+            self.forget,
+            name="forget",
+            description="Delete a memory file and its line in MEMORY.md.",
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+            ),
+        )
+        server.add_tool(
+            self.list_memories,
+            name="list",
+            description="Every memory, newest first, optionally of one type.",
+            annotations=_READ_ONLY,
+        )
+        server.add_tool(self.read, name="read", description="The full text of one memory file.", annotations=_READ_ONLY)
+        server.add_tool(
+            self.history,
+            name="history",
+            description="Recorded changes, newest first: of one memory (file) or of all. Each says who made it "
+            "(by: cli, mcp:<client>, extract:<session>, dream:<run>, external, ...), when, and its version number.",
+            annotations=_READ_ONLY,
+        )
+        server.add_tool(
+            self.restore,
+            name="restore",
+            description="Bring a memory back as one of its versions left it (a deleted memory too; see history "
+            "for version numbers). Its MEMORY.md line follows; the restore is itself a new version.",
+            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+        )
+        server.resource(INDEX_URI, name=ENTRYPOINT_NAME, description="The MEMORY.md index.", mime_type="text/markdown")(
+            self.index
+        )
+        server.resource(
+            MEMORY_URI_PREFIX + "{+file}", name="memory", description="One memory file.", mime_type="text/markdown"
+        )(self.memory)
+        server.prompt(
+            name="memory_instructions",
+            description="How to use this memory: what to save, how, and when to look things up.",
+        )(self.memory_instructions)
+
+    # -- tools -------------------------------------------------------------------------------
+    def recall(self, query: Query = None, limit: int = 5) -> CallToolResult:
+        return _answer(lambda: self.toolbox.recall(_required("query", query), limit=limit))
+
+    def remember(
+        self,
+        type: TypeArg = None,
+        name: Name = None,
+        description: Description = None,
+        body: Body = None,
+        file: NewFile = None,
+        force: bool = False,
+    ) -> CallToolResult:
+        return _answer(
+            lambda: self.toolbox.remember(
+                type=type,
+                name=_required("name", name),
+                description=_required("description", description),
+                body=body or "",
+                file=file,
+                force=force,
+            )
+        )
+
+    def update(
+        self,
+        file: File = None,
+        name: Name = None,
+        description: Description = None,
+        type: TypeArg = None,
+        body: Body = None,
+        append: str | None = None,
+    ) -> CallToolResult:
+        return _answer(
+            lambda: self.toolbox.update(
+                _required("file", file), name=name, description=description, type=type, body=body, append=append
+            )
+        )
+
+    def forget(self, file: File = None) -> CallToolResult:
+        return _answer(lambda: self.toolbox.forget(_required("file", file)))
+
+    def list_memories(self, type: TypeArg = None) -> CallToolResult:
+        return _answer(lambda: self.toolbox.list_memories(type=type))
+
+    def read(self, file: File = None) -> CallToolResult:
+        return _answer(lambda: self.toolbox.read(_required("file", file)))
+
+    def history(self, file: File = None, limit: int = 50) -> CallToolResult:
+        return _answer(lambda: self.toolbox.history(file, limit=limit))
+
+    def restore(self, file: File = None, version: int | None = None) -> CallToolResult:
+        return _answer(lambda: self.toolbox.restore(_required("file", file), _required("version", version)))
+
+    # -- resources and the prompt ------------------------------------------------------------
+    def index(self) -> str:
+        return self.toolbox.index()
+
+    def memory(self, file: str) -> str:
+        # A refusal is an answer, not a crash: the library logs a ResourceError as one line (and a
+        # missing file as "not found" to the client), where any other exception costs a traceback.
+        try:
+            return self.toolbox.read_resource(file)
+        except MemoryNotFound as exc:
+            raise ResourceNotFoundError(exc.message) from None
+        except MemdirError as exc:
+            raise ResourceError(f"{exc.message} ({exc.rule})") from None
+
+    def memory_instructions(self) -> str:
+        return build_memory_prompt(self.session.prompt_config())
+
+
 def create_server(
     config: MemoryConfig,
     *,
@@ -218,127 +381,5 @@ def create_server(
         dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
     )
     server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_INSTRUCTIONS)
-    read_only = ToolAnnotations(
-        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-    )
-
-    @server.tool(
-        name="recall",
-        description="Memories relevant to a request, as the system reminders an agent would receive.",
-        annotations=read_only,
-    )
-    def recall(query: Query = None, limit: int = 5) -> CallToolResult:
-        if not query:
-            return _missing("query")
-        return _result(toolbox.recall(query, limit=limit))
-
-    @server.tool(
-        name="remember",
-        description="Save a new memory file and add its line to MEMORY.md. When an existing memory says "
-        "nearly the same, nothing is saved and the answer names it: call update on it instead, or pass "
-        "force: true to save anyway (force also replaces an existing file of the same name).",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
-    )
-    def remember(
-        type: TypeArg = None,
-        name: Name = None,
-        description: Description = None,
-        body: Body = None,
-        file: NewFile = None,
-        force: bool = False,
-    ) -> CallToolResult:
-        if not name:
-            return _missing("name")
-        if not description:
-            return _missing("description")
-        return _result(
-            toolbox.remember(type=type, name=name, description=description, body=body or "", file=file, force=force)
-        )
-
-    @server.tool(
-        name="update",
-        description="Change an existing memory: any of name, description, type, body (replaces), or "
-        "append (adds a line to the body). Its MEMORY.md line follows.",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-    )
-    def update(
-        file: File = None,
-        name: Name = None,
-        description: Description = None,
-        type: TypeArg = None,
-        body: Body = None,
-        append: str | None = None,
-    ) -> CallToolResult:
-        if not file:
-            return _missing("file")
-        return _result(toolbox.update(file, name=name, description=description, type=type, body=body, append=append))
-
-    @server.tool(
-        name="forget",
-        description="Delete a memory file and its line in MEMORY.md.",
-        annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
-        ),
-    )
-    def forget(file: File = None) -> CallToolResult:
-        if not file:
-            return _missing("file")
-        return _result(toolbox.forget(file))
-
-    @server.tool(name="list", description="Every memory, newest first, optionally of one type.", annotations=read_only)
-    def list_memories(type: TypeArg = None) -> CallToolResult:
-        return _result(toolbox.list_memories(type=type))
-
-    @server.tool(name="read", description="The full text of one memory file.", annotations=read_only)
-    def read(file: File = None) -> CallToolResult:
-        if not file:
-            return _missing("file")
-        return _result(toolbox.read(file))
-
-    @server.tool(
-        name="history",
-        description="Recorded changes, newest first: of one memory (file) or of all. Each says who made it "
-        "(by: cli, mcp:<client>, extract:<session>, dream:<run>, external, ...), when, and its version number.",
-        annotations=read_only,
-    )
-    def history(file: File = None, limit: int = 50) -> CallToolResult:
-        return _result(toolbox.history(file, limit=limit))
-
-    @server.tool(
-        name="restore",
-        description="Bring a memory back as one of its versions left it (a deleted memory too; see history "
-        "for version numbers). Its MEMORY.md line follows; the restore is itself a new version.",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-    )
-    def restore(file: File = None, version: int | None = None) -> CallToolResult:
-        if not file:
-            return _missing("file")
-        if version is None:
-            return _missing("version")
-        return _result(toolbox.restore(file, version))
-
-    @server.resource(INDEX_URI, name=ENTRYPOINT_NAME, description="The MEMORY.md index.", mime_type="text/markdown")
-    def index() -> str:
-        return toolbox.index()
-
-    @server.resource(
-        MEMORY_URI_PREFIX + "{+file}", name="memory", description="One memory file.", mime_type="text/markdown"
-    )
-    def memory(file: str) -> str:
-        # A refusal is an answer, not a crash: the library logs a ResourceError as one line (and a
-        # missing file as "not found" to the client), where any other exception costs a traceback.
-        try:
-            return toolbox.read_resource(file)
-        except MemoryNotFound as exc:
-            raise ResourceNotFoundError(exc.message) from None
-        except MemdirError as exc:
-            raise ResourceError(f"{exc.message} ({exc.rule})") from None
-
-    @server.prompt(
-        name="memory_instructions",
-        description="How to use this memory: what to save, how, and when to look things up.",
-    )
-    def memory_instructions() -> str:
-        return build_memory_prompt(session.prompt_config())
-
+    MCPEndpoints(toolbox, session).register(server)
     return server

@@ -2,6 +2,7 @@
 
 import json
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -22,11 +23,12 @@ from memdir.settings_table import (
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def _resolve(tmp_path: Path, memdir: object) -> MemoryConfig:
+def _resolve(tmp_path: Path, memdir: object, **others: object) -> MemoryConfig:
     home = tmp_path / "home"
     project = tmp_path / "project"
     (project / ".claude").mkdir(parents=True, exist_ok=True)
-    (project / ".claude" / "settings.json").write_text(json.dumps({"memdir": memdir}), encoding="utf-8")
+    settings = json.dumps({"memdir": memdir, **others})
+    (project / ".claude" / "settings.json").write_text(settings, encoding="utf-8")
     env = {"CLAUDE_CONFIG_DIR": str(home), "HOME": str(tmp_path), "MEMDIR_MANAGED_DIR": str(tmp_path / "managed")}
     return resolve_config(str(project), env=env)
 
@@ -34,6 +36,12 @@ def _resolve(tmp_path: Path, memdir: object) -> MemoryConfig:
 def _refusal(tmp_path: Path, memdir: object) -> ConfigError:
     with pytest.raises(ConfigError) as raised:
         _resolve(tmp_path, memdir)
+    return raised.value
+
+
+def _refusal_of(tmp_path: Path, others: dict[str, object]) -> ConfigError:
+    with pytest.raises(ConfigError) as raised:
+        _resolve(tmp_path, {}, **others)
     return raised.value
 
 
@@ -61,7 +69,18 @@ def test_the_readme_settings_table_is_the_table():
     for key in KEYS:
         shown = key.shown or f"`{json.dumps(key.default)}`"
         expected.append(f"| `memdir.{key.name}` | {shown} | {key.doc} |")
-    assert rows == expected
+    missing = "\n".join(row for row in expected if row not in rows)
+    assert not missing, f"README.md lacks these settings rows (or words them differently):\n{missing}"
+    assert rows == expected, "README.md's settings rows are not the table's, in the table's order"
+
+
+def test_every_default_has_the_type_the_record_declares_for_it():
+    for record, keys in ((MemdirSettings, KEYS), (SessionMemorySettings, SESSION_MEMORY_KEYS)):
+        hints = typing.get_type_hints(record)
+        for key in keys:
+            declared = hints[key.attr]
+            allowed = declared | int if float in typing.get_args(declared) or declared is float else declared
+            assert isinstance(key.default, allowed), key.name  # an int is a float, as for the type checker
 
 
 def test_a_configuration_without_memdir_settings_reads_the_defaults_by_attribute(tmp_path):
@@ -132,3 +151,20 @@ def test_setting_with_an_unknown_name_is_an_error_not_none(tmp_path):
     config = _resolve(tmp_path, {})
     with pytest.raises(ConfigError, match=r"memdir\.scancap is not a memdir setting; did you mean memdir\.scanCap\?"):
         config.setting("scancap")
+
+
+def test_a_selector_kind_no_registry_knows_is_the_same_error_when_the_selector_is_built(tmp_path):
+    from memdir.recall.factory import make_selector
+
+    config = _resolve(tmp_path, {"selector": "psychic"})
+    with pytest.raises(ConfigError) as raised:
+        make_selector(config)
+    assert raised.value.rule == "settings"
+    assert raised.value.message.startswith("settings key memdir.selector must be one of auto, llm, ")
+    assert 'not "psychic" (read from ' in raised.value.message
+
+
+def test_claude_codes_own_keys_are_refused_in_the_same_words(tmp_path):
+    error = _refusal_of(tmp_path, {"autoMemoryEnabled": "yes"})
+    assert error.rule == "settings"
+    assert error.message.startswith('settings key autoMemoryEnabled must be true or false, not "yes" (read from ')

@@ -17,8 +17,9 @@ import dataclasses
 import logging
 import os
 import time
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
@@ -209,27 +210,37 @@ class _Prepared:
     memory_tools: MemoryFileTools
     steps: Generator[ChatRequest, Completion, AgentRun]
 
-    def failed(self) -> None:
-        self.lock.rollback(self.prior)
-        log.warning("dream of %s failed; consolidation lock rolled back", self.config.memory_dir)
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """Around the model's run: changes are recorded as this dream's, and a failure rolls the
+        consolidation lock back before it propagates."""
+        try:
+            with _as_dream():
+                yield
+        except BaseException:
+            self.lock.rollback(self.prior)
+            log.warning("dream of %s failed; consolidation lock rolled back", self.config.memory_dir)
+            raise
 
     def report(self, run: AgentRun) -> DreamReport:
         return _report(self.config, self.plan, self.memory_tools, run)
 
 
-def _prepare(
-    config: MemoryConfig,
-    *,
-    force: bool,
-    dry_run: bool,
-    gate: DreamGate | None,
-    current_session: str | None,
-    clock: Callable[[], float],
-    max_turns: int | None,
-    on_progress: ProgressCallback | None,
-    has_model: bool,
-) -> DreamReport | _Prepared:
+class _Options(NamedTuple):
+    """The options of :func:`run_dream` and :func:`arun_dream`, in their order."""
+
+    force: bool
+    dry_run: bool
+    gate: DreamGate | None
+    current_session: str | None
+    clock: Callable[[], float]
+    max_turns: int | None
+    on_progress: ProgressCallback | None
+
+
+def _prepare(config: MemoryConfig, options: _Options, *, has_model: bool) -> DreamReport | _Prepared:
     """Everything before the model runs: the gate (unless forced), the dry run, the lock, the prompt."""
+    force, dry_run, gate, current_session, clock, max_turns, on_progress = options
     if not config.enabled:
         return DreamReport(False, f"auto memory is disabled ({config.disabled_reason})", dry_run=dry_run)
     if agent_writes(config) == "off":
@@ -306,26 +317,13 @@ def run_dream(
     dream is expected (a due dream then raises :class:`ModelNotConfigured`). A model error rolls
     the lock back and propagates.
     """
-    prepared = _prepare(
-        config,
-        force=force,
-        dry_run=dry_run,
-        gate=gate,
-        current_session=current_session,
-        clock=clock,
-        max_turns=max_turns,
-        on_progress=on_progress,
-        has_model=model is not None,
-    )
+    options = _Options(force, dry_run, gate, current_session, clock, max_turns, on_progress)
+    prepared = _prepare(config, options, has_model=model is not None)
     if isinstance(prepared, DreamReport):
         return prepared
     assert model is not None
-    try:
-        with _as_dream():
-            run = run_agent(model, prepared.steps)
-    except BaseException:
-        prepared.failed()
-        raise
+    with prepared.running():
+        run = run_agent(model, prepared.steps)
     return prepared.report(run)
 
 
@@ -342,24 +340,11 @@ async def arun_dream(
     on_progress: ProgressCallback | None = None,
 ) -> DreamReport:
     """:func:`run_dream` with an asynchronous model."""
-    prepared = _prepare(
-        config,
-        force=force,
-        dry_run=dry_run,
-        gate=gate,
-        current_session=current_session,
-        clock=clock,
-        max_turns=max_turns,
-        on_progress=on_progress,
-        has_model=model is not None,
-    )
+    options = _Options(force, dry_run, gate, current_session, clock, max_turns, on_progress)
+    prepared = _prepare(config, options, has_model=model is not None)
     if isinstance(prepared, DreamReport):
         return prepared
     assert model is not None
-    try:
-        with _as_dream():
-            run = await arun_agent(model, prepared.steps)
-    except BaseException:
-        prepared.failed()
-        raise
+    with prepared.running():
+        run = await arun_agent(model, prepared.steps)
     return prepared.report(run)

@@ -11,8 +11,9 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 # langmem: the LangGraph store's tests drive LangMem's own memory tools against it.
+# vulture: the dead-code check of `make lint` (MIT, pure Python, no dependencies, under 300 KB installed).
 venv: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff types-PyYAML playwright langmem
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff vulture types-PyYAML playwright langmem
 
 # The README's tour uses the web view, the MCP server, team sync and hybrid recall: their extras too.
 DEMO_EXTRAS := ui,mcp,server,team,embed
@@ -25,9 +26,13 @@ demo: $(BIN)/python
 
 LINT_DIRS := $(wildcard src tests bench examples scripts)
 
+# Dead code (vulture, configured in pyproject.toml) and code written twice (scripts/check_duplicates.py)
+# fail the lint as a style error does.
 lint: venv
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/ruff format --check $(LINT_DIRS)
+	$(BIN)/vulture
+	$(BIN)/python scripts/check_duplicates.py --min-lines 10 src scripts examples
 
 types: venv
 	$(BIN)/mypy

@@ -58,7 +58,6 @@ class ExternalWatch:
         self.root = os.path.realpath(root)
         self.db_path = db_path
         self.debounce_ms = debounce_ms
-        self.recorded = 0  # changes recorded so far, for tests and the log
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="memdir-history-watch", daemon=True)
@@ -101,7 +100,7 @@ class ExternalWatch:
                 # never caught half-way and taken for someone else's.
                 try:
                     with lock_directory(self.root, timeout=30.0):
-                        self.recorded += history.sync()
+                        history.sync()
                 except (sqlite3.Error, OSError, MemdirError) as exc:
                     log.warning("memdir history watch of %s: %s", self.root, exc)
         finally:

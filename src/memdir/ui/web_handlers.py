@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import errno
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -42,7 +42,6 @@ __all__ = [
 ]
 
 Present = Callable[[Request, "WebError"], Response]
-ExceptionHandler = Callable[[Request, Exception], Awaitable[Response]]
 
 # What a page app turns into an error page: its own refusals, memdir's, a form over the limit, the
 # file system's refusal (a name too long, say), and the router's 404 and 405.

@@ -14,12 +14,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memdir.environment import VARIABLES
 from memdir.errors import ConfigError, UnsafePathError
 from memdir.store.memdir import TEAM_DIRNAME, WriteGuard
 
 __all__ = ["MemoryStore", "parse_memory_stores", "read_only_store_guard"]
 
-ENV_VAR = "CLAUDE_MEMORY_STORES"
+ENV_VAR = VARIABLES["memory_stores"]
 _MOUNT_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 

@@ -28,6 +28,7 @@ from memdir.containment import (
     spell_real,
 )
 from memdir.envflags import env_defined_falsy, env_truthy
+from memdir.environment import VARIABLES
 from memdir.model.text import js_trim, utf16_len
 from memdir.settings_table import FLAG, claude_setting_source, invalid_setting
 
@@ -64,10 +65,10 @@ AUTO_MEM_ENTRYPOINT_NAME = "MEMORY.md"
 MAX_SANITIZED_LENGTH = 200
 SEP = "/"
 
-ENV_REMOTE_MEMORY_DIR = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
-ENV_DISABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
-ENV_SIMPLE = "CLAUDE_CODE_SIMPLE"
-ENV_REMOTE = "CLAUDE_CODE_REMOTE"
+ENV_REMOTE_MEMORY_DIR = VARIABLES["remote_memory_dir"]
+ENV_DISABLE = VARIABLES["disable_auto_memory"]
+ENV_SIMPLE = VARIABLES["simple"]
+ENV_REMOTE = VARIABLES["remote"]
 
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _DRIVE_ROOT = re.compile(r"^[A-Za-z]:$")

@@ -20,6 +20,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple, TypeVar
 
+from memdir.environment import VARIABLES
 from memdir.errors import ConfigError
 
 __all__ = [
@@ -37,7 +38,7 @@ MEMDIR_KEY = "memdir"
 
 # Tests and containers cannot write /etc or /Library, and an image may ship its policy elsewhere;
 # this variable points memdir (only memdir) at another managed-settings directory.
-MANAGED_DIR_ENV = "MEMDIR_MANAGED_DIR"
+MANAGED_DIR_ENV = VARIABLES["managed_dir"]
 
 
 class Source(StrEnum):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from memdir.config import MemoryConfig
 from memdir.containment import dirname_lexical, join_lexical, spell_lexical, spell_real, within
 from memdir.envflags import env_truthy
+from memdir.environment import VARIABLES
 from memdir.instructions.files import (
     InstructionFile,
     InstructionType,
@@ -43,7 +44,7 @@ __all__ = [
 
 MAX_INCLUDE_DEPTH = 5
 EXTERNAL_INCLUDES_KEY = "hasClaudeMdExternalIncludesApproved"
-DISABLE_CLAUDE_MDS_ENV = "CLAUDE_CODE_DISABLE_CLAUDE_MDS"
+DISABLE_CLAUDE_MDS_ENV = VARIABLES["disable_claude_mds"]
 _EXCLUDABLE = frozenset({InstructionType.USER, InstructionType.PROJECT, InstructionType.LOCAL})
 
 

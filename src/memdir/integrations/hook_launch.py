@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from memdir.environment import VARIABLES
 from memdir.store.files import create_private_file, ensure_dir
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ __all__ = [
     "spawn_detached",
 ]
 
-RECORD_ENV_VAR = "MEMDIR_HOOK_LAUNCH_RECORD"
+RECORD_ENV_VAR = VARIABLES["hook_launch_record"]
 
 # (argv, log file) -> a handle (a Popen, or whatever a test launcher returns)
 Launcher = Callable[[Sequence[str], str], object]

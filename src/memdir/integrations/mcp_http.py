@@ -29,6 +29,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from memdir.environment import VARIABLES
 from memdir.errors import ConfigError
 
 __all__ = [
@@ -74,7 +75,7 @@ def load_or_create_token(path: str, *, given: str | None = None) -> TokenSource:
     if given is not None:
         if len(given.strip()) < 16:
             raise ConfigError("MEMDIR_MCP_TOKEN is shorter than 16 characters; use a long random value")
-        return TokenSource(given.strip(), "MEMDIR_MCP_TOKEN", False)
+        return TokenSource(given.strip(), VARIABLES["mcp_token"], False)
     try:
         info = os.stat(path)
     except FileNotFoundError:

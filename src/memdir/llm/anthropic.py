@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from memdir.environment import VARIABLES
 from memdir.errors import ModelOutputError, ModelUnavailable
 from memdir.llm.base import (
     ChatRequest,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_BASE_URL", "AnthropicModel", "load"]
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
-_KEY_ENV = "ANTHROPIC_API_KEY"
+_KEY_ENV = VARIABLES["anthropic_api_key"]
 
 _Kwargs = dict[str, Any]
 

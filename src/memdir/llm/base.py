@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
+from memdir.environment import VARIABLES
 from memdir.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
     "validate_json_output",
 ]
 
-FORBID_ENV_VAR = "MEMDIR_FORBID_MODEL_CALLS"
+FORBID_ENV_VAR = VARIABLES["forbid_model_calls"]
 _FALSY = {"", "0", "false", "no", "off"}
 
 

@@ -14,6 +14,7 @@ import json
 from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from memdir.environment import VARIABLES
 from memdir.errors import ModelOutputError, ModelUnavailable
 from memdir.llm.base import (
     ChatRequest,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_BASE_URL", "OpenAIModel", "load"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-_KEY_ENV = "OPENAI_API_KEY"
+_KEY_ENV = VARIABLES["openai_api_key"]
 _NO_KEY = "not-needed"
 
 _Kwargs = dict[str, Any]

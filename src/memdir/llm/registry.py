@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from memdir.environment import VARIABLES
 from memdir.errors import ConfigError, ModelNotConfigured
 
 if TYPE_CHECKING:  # the protocol only: resolving a spec must not import the model layer (hooks do it)
@@ -27,7 +28,7 @@ __all__ = [
     "resolve_model_spec",
 ]
 
-MODEL_ENV_VAR = "MEMDIR_MODEL"
+MODEL_ENV_VAR = VARIABLES["model"]
 SETTINGS_KEY = "memdir.model"
 
 ProviderFactory = Callable[[str, "Environment"], "ChatModel"]

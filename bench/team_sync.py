@@ -7,6 +7,8 @@ database sizes come from one run, since a fixed sequence of writes gives the sam
 Part 1: first push, then a push after changing 1% of the files, for 1,000 and 10,000 files
 (bytes sent against the bytes of the changed files and against the total, batches, seconds),
 against `memdir team serve` on SQLite.
+Part "base" (``--parts base``): the recorded base alone, CPU seconds, for a push of a 1% change
+(one update per batch) and a first pull (one update per 25 keys), at ``--push-sizes``.
 Part 2: 20 concurrent pushers, each its own process pushing its own 5 files to one repository:
 how many succeed, median and p95 push time (timed inside each process, so interpreter start-up
 is left out).
@@ -276,6 +278,47 @@ def _database_bytes(url: str) -> int:
     return int(row[0]) if row else 0
 
 
+def base_rows(files: int, workdir: Path) -> list[dict[str, object]]:
+    """The recorded base alone (no server, CPU seconds of this process): a repository of ``files``
+    keys recorded once, then what a push of a 1% change records (one update per batch of 150 keys)
+    and what a first pull records (one update per 25 keys settled)."""
+    from memdir.team.base import load_base, update_base
+
+    team = workdir / f"base-{files}-{uuid.uuid4().hex[:6]}" / "team"
+    team.mkdir(parents=True)
+    server = "http://bench"
+    update_base(str(team), server, REPO, {f"topic/note{n:06}.md": f"sha256:{n:064x}" for n in range(files)})
+    rows: list[dict[str, object]] = []
+    changed = [f"topic/note{n:06}.md" for n in range(0, files, 100)]
+    started, wall = time.process_time(), time.perf_counter()
+    for start in range(0, len(changed), 150):
+        update_base(str(team), server, REPO, {key: "sha256:pushed" for key in changed[start : start + 150]})
+    rows.append(
+        {
+            "files": files,
+            "base": "push of a 1% change",
+            "updates": -(-len(changed) // 150),
+            "cpu_s": round(time.process_time() - started, 3),
+            "wall_s": round(time.perf_counter() - wall, 3),
+        }
+    )
+    keys = [f"topic/note{n:06}.md" for n in range(files)]
+    started, wall = time.process_time(), time.perf_counter()
+    for start in range(0, files, 25):
+        update_base(str(team), server, REPO, {key: "sha256:pulled" for key in keys[start : start + 25]})
+    rows.append(
+        {
+            "files": files,
+            "base": "pull of every file",
+            "updates": -(-files // 25),
+            "cpu_s": round(time.process_time() - started, 3),
+            "wall_s": round(time.perf_counter() - wall, 3),
+        }
+    )
+    assert load_base(str(team), server, REPO)[keys[-1]] == "sha256:pulled"
+    return rows
+
+
 def median_rows(make: Callable[[], list[dict[str, object]]], runs: int) -> list[dict[str, object]]:
     """Run ``make`` ``runs`` times; every numeric cell becomes the median over the runs."""
     results = [make() for _ in range(runs)]
@@ -323,6 +366,8 @@ def main() -> None:
             sizes = tuple(int(size) for size in args.push_sizes.split(","))
         if "push" in parts:
             body["push"] = [row for files in sizes for row in median_rows(lambda f=files: push_rows(f, workdir), runs)]  # type: ignore[misc]
+        if "base" in parts:
+            body["base"] = [row for files in sizes for row in median_rows(lambda f=files: base_rows(f, workdir), runs)]  # type: ignore[misc]
         if "concurrent" in parts:
             body["concurrent_pushers"] = median_rows(lambda: concurrent_rows(workdir), runs)
         if "history" in parts:  # a database's size after a fixed sequence of writes is the same every run

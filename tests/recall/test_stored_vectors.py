@@ -140,6 +140,10 @@ def test_a_torn_matrix_is_detected_and_written_again(tmp_path, damage):
                 handle.truncate(0)
             else:
                 handle.write(b"\xff" * 64)
+        left = f"{path}.killed.tmp"  # a writer killed two hours ago
+        with open(left, "wb") as handle:
+            handle.write(b"half a matrix")
+        os.utime(left, (os.path.getmtime(path) - 7200,) * 2)
         fresh = EmbeddingRanker(WordsEncoder(), cache=index)
         assert [h.filename for h, _ in fresh.store_scores("deploy work", index).head(5)] == expected
         assert os.path.getsize(path) == size
@@ -165,3 +169,17 @@ def test_a_prompt_leaves_a_large_catch_up_to_the_background_and_ranks_the_matrix
         vectors = StoredVectors(index, ranker)
         assert vectors.sync()  # what the background reindex does
         assert len(ranker.store_scores("walrus fact", index, budget=100)) == 42
+
+
+def test_recall_over_the_whole_store_ranks_the_hybrid_in_the_index_and_its_matrix(tmp_path):
+    from memdir.recall.recaller import Recaller
+    from memdir.store.index_db import IndexedMemoryDir
+
+    store, index = store_with_index(tmp_path)
+    with index:
+        hybrid = HybridSelector(embedding=EmbeddingRanker(WordsEncoder(), cache=index))
+        recaller = Recaller(IndexedMemoryDir(store.root, index=index, scan_cap=None), selector=hybrid)
+        query = "what is on the billing review checklist?"
+        chosen = recaller.select(query, limit=5)
+        assert chosen.files == hybrid.select(SelectionRequest(query, index.headers(), limit=5)).files
+        assert os.path.exists(matrix_path(index.path, "words:64"))

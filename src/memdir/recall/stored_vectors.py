@@ -34,6 +34,7 @@ import os
 import sqlite3
 import struct
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -280,6 +281,18 @@ class StoredVectors:
             with contextlib.suppress(OSError):
                 os.remove(temp)
             raise
+        self._sweep(directory)
+
+    def _sweep(self, directory: str) -> None:
+        """Remove temporary matrices a killed writer left (older than an hour: none is being written)."""
+        prefix = os.path.basename(self.path) + "."
+        cutoff = time.time() - 3600
+        with contextlib.suppress(OSError), os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.name.startswith(prefix) and entry.name.endswith(".tmp"):
+                    with contextlib.suppress(OSError):
+                        if entry.stat().st_mtime < cutoff:
+                            os.remove(entry.path)
 
     def scores(self, vector: Any) -> StoredSimilarities | None:
         """The query vector's similarity to every memory in the matrix; None without a matrix."""

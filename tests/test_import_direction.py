@@ -76,6 +76,12 @@ SERVER_MAY_IMPORT = (
 )
 
 
+# The configuration sits at the bottom of the features: every feature receives a MemoryConfig, so
+# config imports no feature but the three whose guards and switches it installs while resolving
+# and opening: the model-call switch, the team secret scanner, the read-only memory stores.
+CONFIG_MAY_IMPORT_FEATURES = ("memdir.llm.base", "memdir.team.secrets", "memdir.memory_stores")
+
+
 def unit_of(path):
     rel = path.relative_to(SRC)
     return rel.parts[0].removesuffix(".py")
@@ -139,6 +145,14 @@ def test_the_server_imports_only_the_team_protocol_and_secrets():
         for module in imports_of(path):
             if module.startswith("memdir."):
                 assert module.startswith(SERVER_MAY_IMPORT), f"{path} imports {module}"
+
+
+def test_the_configuration_imports_no_feature_above_it():
+    for module in imports_of(SRC / "config.py"):
+        if module.startswith("memdir."):
+            target = module.split(".")[1]
+            if LAYERS[target] >= LAYERS["config"] and target != "config":
+                assert module.startswith(CONFIG_MAY_IMPORT_FEATURES), f"config.py imports {module}"
 
 
 def test_the_store_imports_only_the_model_and_paths():

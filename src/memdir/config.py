@@ -23,6 +23,7 @@ from memdir.containment import normalize_root
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.environment import VARIABLES, Environment
 from memdir.errors import ConfigError
+from memdir.model.timefields import iso_mtime
 from memdir.paths import (
     auto_mem_path,
     auto_memory_disabled_reason,
@@ -33,7 +34,6 @@ from memdir.paths import (
     sanitize_path,
     team_mem_path,
 )
-from memdir.recall.manifest import iso_mtime
 from memdir.releases import IndexOverflow, Release, ReleaseFinder, ReleaseHint
 from memdir.settings import Settings, default_managed_dir, load_settings
 from memdir.settings_table import (

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from memdir.journal.dream import DreamReport
     from memdir.llm.base import ChatModel
     from memdir.prompt import PromptConfig
+    from memdir.recall.selectors import LexicalSelector
     from memdir.session_notes.memory import SessionMemory
     from memdir.store.index_db import MemoryIndex
 
@@ -148,6 +149,15 @@ class MemorySession:
                 model_timeout=self.model_timeout,
             )
         return self._selector
+
+    def lexical_ranker(self) -> LexicalSelector:
+        """The offline lexical ranking over this store, with the store's analysis cache (its derived
+        index, or the analyses file under the config home): what search and the framework stores
+        rank with beside the recall selector."""
+        from memdir.recall.factory import analysis_cache
+        from memdir.recall.selectors import LexicalSelector
+
+        return LexicalSelector(cache=analysis_cache(self.config, self.index))
 
     @property
     def recaller(self) -> Recaller:

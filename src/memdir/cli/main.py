@@ -204,10 +204,9 @@ class CliState:
 
     @property
     def memory_dir(self) -> MemoryDir:
+        """The store, opened by the composition root (:class:`~memdir.memory_session.MemorySession`)."""
         if self._dir is None:
-            from memdir.config import open_memory_dir
-
-            self._dir = open_memory_dir(self.config)
+            self._dir = self.session().memory_dir
         return self._dir
 
     def session(self, **options: Any) -> MemorySession:

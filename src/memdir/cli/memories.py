@@ -12,8 +12,7 @@ from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import is_terminal, print_table, show_text
 from memdir.errors import MemoryExists, MemoryNotFound
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
-from memdir.model.timefields import is_expired
-from memdir.recall.manifest import iso_mtime
+from memdir.model.timefields import is_expired, iso_mtime
 from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_age
 from memdir.store.lookup import find_memory

@@ -196,7 +196,8 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
         return HookResult(note=f"no relevant memories{started}")
     if path is not None:
         save_recall_state(path, session.state)
-    context = render_hook_context(result.memories, reminders=config.claude_code.rules.hook_context_reminders)
+    tagged = config.claude_code.rules.hook_context_reminders
+    context = render_hook_context(result.memories, result.reminders, tagged=tagged)
     return HookResult(
         output=_context("user-prompt-submit", context),
         note=f"surfaced {', '.join(m.file for m in result.memories)}{started}",

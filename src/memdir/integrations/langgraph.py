@@ -41,7 +41,6 @@ from memdir.integrations.item_values import (
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
 from memdir.recall.selector import RankingSelector
-from memdir.recall.selectors import LexicalSelector
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
 
@@ -122,10 +121,7 @@ class MemdirStore(BaseStore):
     def ranker(self) -> RankingSelector:
         """The offline ranking a query runs, with the directory's analysis cache (built on first search)."""
         if self._ranker is None:
-            from memdir.recall.factory import make_selector
-
-            built = make_selector(self.session.config, "lexical", index=self.session.index)
-            self._ranker = built if isinstance(built, RankingSelector) else LexicalSelector()
+            self._ranker = self.session.lexical_ranker()
         return self._ranker
 
     # -- namespaces and files ----------------------------------------------------------------

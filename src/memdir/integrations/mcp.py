@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from memdir.config import MemoryConfig, open_memory_dir
+from memdir.config import MemoryConfig
 from memdir.errors import MemdirError, MemoryNotFound
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
@@ -372,9 +372,10 @@ def create_server(
     name: str = "memdir",
 ) -> MemdirMCPServer:
     """An MCP server over one project's memory directory (``config.memory_dir`` unless given)."""
-    directory = memory_dir or open_memory_dir(config)
-    # One session builds the selector from the settings (memdir.selector, memdir.model), on the first recall.
-    session = MemorySession(config, memory_dir=directory, selector=selector)
+    # One session opens the store and builds the selector from the settings (memdir.selector,
+    # memdir.model), on the first recall.
+    session = MemorySession(config, memory_dir=memory_dir, selector=selector)
+    directory = session.memory_dir
     toolbox = MemoryToolbox(
         directory,
         selector=lambda: session.selector,

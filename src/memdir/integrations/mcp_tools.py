@@ -23,7 +23,7 @@ from memdir.errors import MemdirError, MemoryFormatError, MemoryNotFound
 from memdir.model.index import IndexEntry
 from memdir.model.markup import neutralise
 from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
-from memdir.recall.manifest import iso_mtime
+from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import Selector
 from memdir.recall.similar import Near, near_memories

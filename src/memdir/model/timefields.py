@@ -19,10 +19,12 @@ from collections.abc import Mapping
 from memdir.model.memory_type import METADATA_KEY
 
 __all__ = [
+    "civil_from_days",
     "days_from_civil",
     "expiry_date",
     "frontmatter_value",
     "is_expired",
+    "iso_mtime",
     "modified_ms",
     "parse_iso_ms",
 ]
@@ -103,3 +105,27 @@ def is_expired(expires: str | None, today: str) -> bool:
     """Whether a memory whose last day is ``expires`` no longer applies on ``today`` (both
     ``YYYY-MM-DD``, which compare as strings)."""
     return expires is not None and today > expires
+
+
+def civil_from_days(days: int) -> tuple[int, int, int]:
+    """The proleptic Gregorian date ``days`` after 1970-01-01: the inverse of :func:`days_from_civil`."""
+    days += 719468
+    era = (days if days >= 0 else days - 146096) // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def iso_mtime(mtime_ms: float) -> str:
+    """JS ``Date.toISOString``: UTC, milliseconds, ``Z`` (by hand, like the parsing above)."""
+    whole = int(mtime_ms)
+    seconds, millis = divmod(whole, 1000)
+    days, rest = divmod(seconds, 86400)
+    year, month, day = civil_from_days(days)
+    hour, rest = divmod(rest, 3600)
+    minute, second = divmod(rest, 60)
+    return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"

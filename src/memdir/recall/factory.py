@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from memdir.config import MemoryConfig, open_index
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
+from memdir.recall.lexical import AnalysisCache
 from memdir.recall.registry import (
     OFFLINE_SELECTORS,
     SelectorInputs,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from memdir.llm.base import ChatModel
     from memdir.store.index_db import MemoryIndex
 
-__all__ = ["SELECTOR_KINDS", "make_selector", "selector_inputs", "selector_kind"]
+__all__ = ["SELECTOR_KINDS", "analysis_cache", "make_selector", "selector_inputs", "selector_kind"]
 
 SELECTOR_KINDS = selector_kinds()
 _VECTOR_KINDS = frozenset(OFFLINE_SELECTORS) - {"lexical"}
@@ -71,14 +72,12 @@ def selector_inputs(
     analyses too, and no second index object is opened on the same database. ``load_model`` builds
     the model (the composition root passes its own, so the selector and the agents share one)."""
     from memdir.llm import registry
-    from memdir.recall.analysis_file import AnalysisFile
 
     vectors = index
     if vectors is None and kind in _VECTOR_KINDS:
         vectors = open_index(config)  # a plain directory has no index yet: one for the vectors alone
     return SelectorInputs(
-        # Without the derived index, the analyses live in a file, so a cold process (every hook) does not redo them.
-        analyses=index if index is not None else AnalysisFile.for_directory(config.memory_dir, config.config_home),
+        analyses=analysis_cache(config, index),
         vectors=vectors,
         model_spec=registry.resolve_model_spec(
             model_spec, environment_value=config.environment.model, settings_value=config.memdir.model
@@ -89,6 +88,16 @@ def selector_inputs(
         model_timeout=model_timeout,
         nested_types=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
     )
+
+
+def analysis_cache(config: MemoryConfig, index: MemoryIndex | None) -> AnalysisCache:
+    """Where the lexical ranking keeps its analyses: the derived index the memory directory reads
+    through, else a file under the config home, so a cold process (every hook) does not redo them."""
+    if index is not None:
+        return index
+    from memdir.recall.analysis_file import AnalysisFile
+
+    return AnalysisFile.for_directory(config.memory_dir, config.config_home)
 
 
 def make_selector(

@@ -8,17 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from memdir.model.markup import neutralise
+from memdir.model.timefields import iso_mtime
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["format_manifest", "format_manifest_line", "iso_mtime"]
-
-
-def iso_mtime(mtime_ms: float) -> str:
-    """JS ``Date.toISOString``: UTC, milliseconds, ``Z``."""
-    from datetime import UTC, datetime  # here: the prompt hook imports this module but formats no date
-
-    moment = datetime.fromtimestamp(int(mtime_ms) // 1000, tz=UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(mtime_ms) % 1000:03d}Z"
 
 
 def format_manifest_line(header: MemoryHeader, *, nested_types: bool = True) -> str:

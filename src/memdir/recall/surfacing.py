@@ -213,16 +213,18 @@ def render_plain(memory: SurfacedMemory) -> str:
     return f"{memory.header}\n\n{memory.content}"
 
 
-def render_hook_context(memories: Sequence[SurfacedMemory], *, reminders: bool) -> str:
+def render_hook_context(memories: Sequence[SurfacedMemory], reminders: Sequence[str], *, tagged: bool) -> str:
     """Surfaced memories as a Claude Code hook's ``additionalContext``.
 
     Claude Code puts hook context inside a system reminder of its own. Releases that pass tags
-    through (2.1.88) get each memory as the ``<system-reminder>`` its own recall would show;
-    releases that escape them (2.1.330, which would show the model ``&lt;system-reminder>``) get
-    plain text: one line saying what follows, then each memory under its header.
+    through (2.1.88, ``tagged``) get each memory as the ``<system-reminder>`` its own recall would
+    show: ``reminders``, the recall's own rendering of ``memories``, used as it is rather than
+    rendered twice. Releases that escape them (2.1.330, which would show the model
+    ``&lt;system-reminder>``) get plain text: one line saying what follows, then each memory under
+    its header.
     """
-    if reminders:
-        return "\n".join(render_reminder(memory) for memory in memories)
+    if tagged:
+        return "\n".join(reminders)
     from memdir.templates import render_template
 
     return "\n\n".join([render_template("recall_plain_lead"), *(render_plain(memory) for memory in memories)])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memdir.config import MemoryConfig, open_memory_dir, uses_derived_index
+from memdir.config import MemoryConfig, uses_derived_index
 from memdir.memory_session import MemorySession
 from memdir.recall.selectors import LexicalSelector
 from memdir.team.sync import TeamStatus
@@ -29,15 +29,13 @@ def build_services(
     team_status: Callable[[], TeamStatus] | None = None,
 ) -> UiServices:
     session = MemorySession(config)
-    memory_dir = session.memory_dir
+    browse = session  # the store the pages list and search
     if config.memdir.derived_index is None and not uses_derived_index(config):
-        memory_dir = open_memory_dir(config._replace(scan_cap=None))
+        browse = MemorySession(config._replace(scan_cap=None))
     selector = session.selector
     recaller = session.recaller
-    if memory_dir is session.memory_dir and isinstance(selector, LexicalSelector):
-        ranker = selector
-    else:
-        from memdir.store.index_db import IndexedMemoryDir
-
-        ranker = LexicalSelector(cache=memory_dir.index if isinstance(memory_dir, IndexedMemoryDir) else None)
-    return UiServices(config=config, memory_dir=memory_dir, recaller=recaller, ranker=ranker, team_status=team_status)
+    # Search shares the recall selector only when both rank the same memories.
+    ranker = selector if browse is session and isinstance(selector, LexicalSelector) else browse.lexical_ranker()
+    return UiServices(
+        config=config, memory_dir=browse.memory_dir, recaller=recaller, ranker=ranker, team_status=team_status
+    )

@@ -98,3 +98,28 @@ def _wait_for(place: Place, file: str, count: int, timeout: float = 30.0) -> boo
             return True
         time.sleep(0.1)
     return False
+
+
+def test_a_running_mcp_server_records_an_outside_edit_without_a_tool_call(place: Place) -> None:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    memory = _seed(place)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memdir.cli", "--memory-dir", str(place.memory), "mcp"],
+        env={**place.env, "PYTHONPATH": os.pathsep.join(sys.path)},
+        cwd=str(place.project),
+    )
+
+    async def main() -> list[tuple[str, str]]:
+        with anyio.fail_after(60):
+            async with Client(params) as client:
+                await client.call_tool("list", {})  # the server is up, and so is its watch
+                await anyio.sleep(0.5)
+                _edit(memory, "Claude Code added this line.\n")
+                while len(_recorded(place, memory.name)) < 2:
+                    await anyio.sleep(0.1)
+                return _recorded(place, memory.name)
+
+    assert anyio.run(main) == [("create", "cli"), ("edit", "external")]

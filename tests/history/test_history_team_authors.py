@@ -115,3 +115,29 @@ def test_entry_authors_and_the_push_author_are_optional_on_the_wire() -> None:
     assert parse_snapshot(body).entry_authors == {"k": "alice"}
     assert parse_put_response({"checksum": "sha256:01", "version": 3}).author is None
     assert parse_put_response({"checksum": "sha256:01", "version": 3, "author": "bob"}).author == "bob"
+
+
+def test_a_conflict_is_taken_in_as_the_teammate_and_resolved_as_the_person(place: Place, database_url: str) -> None:
+    storage = open_storage(database_url)
+    alice, bob = (storage.create_token([REPO], name=name) for name in ("alice", "bob"))
+    storage.close()
+    theirs = place.root / "alice-memory" / "team" / "deploy.md"
+    theirs.parent.mkdir(parents=True)
+    mine = place.memory / "team" / "deploy.md"
+    with serve_process(database_url) as server:
+        theirs.write_text("Deploys go out on Tuesdays.\n", encoding="utf-8")
+        _team(theirs.parent.parent, server.url, alice, "push")
+        _team(place.memory, server.url, bob, "pull")
+        theirs.write_text("Deploys go out on Wednesdays.\n", encoding="utf-8")
+        _team(theirs.parent.parent, server.url, alice, "push")
+        mine.write_text("Deploys go out on Thursdays.\n", encoding="utf-8")
+        _team(place.memory, server.url, bob, "pull")
+        assert mine.read_text(encoding="utf-8") == "Deploys go out on Wednesdays.\n"
+        _team(place.memory, server.url, bob, "resolve", "deploy.md", "--keep", "mine", "--no-push")
+    assert mine.read_text(encoding="utf-8") == "Deploys go out on Thursdays.\n"
+    assert _changes(place, "team/deploy.md") == [
+        ("create", "team:alice"),
+        ("edit", "external"),  # bob's own edit, kept before the pull replaced it
+        ("edit", "team:alice"),
+        ("edit", "cli"),  # the person chose their version
+    ]

@@ -13,7 +13,6 @@ from memdir.cli.extras import require_extra
 from memdir.cli.terminal import is_terminal, print_table, progress, say, show_text
 from memdir.config import watch_history
 from memdir.errors import MemdirError
-from memdir.store.provenance import acting_as, current
 from memdir.team import sync as sync_ops
 from memdir.team.client import TeamClient, resolve_endpoint
 from memdir.team.protocol import validate_key
@@ -75,7 +74,9 @@ def team_session(
         environment=config.environment,
     )
     watch_history(config)
-    with TeamClient(endpoint) as client, acting_as(f"team:{endpoint.repo}", run=current().run, label=current().label):
+    # Whatever a pull, a sync or a restore takes in from the server is recorded as the token that
+    # wrote it (team/pull.py); what the person does here (team resolve) stays the command's own.
+    with TeamClient(endpoint) as client:
         yield client, config.team_dir
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from memdir.errors import SyncConflict, SyncError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.store.provenance import acting_as, current
 from memdir.team.base import load_base, update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
@@ -151,7 +152,8 @@ def restore(
     if key in outcome.written or outcome.unchanged:
         update_base(team_dir, client.endpoint.server, client.endpoint.repo, {key: hash_content(content)})
     if key != ENTRYPOINT_NAME:
-        settle_index(team_dir)
+        with acting_as(by, run=current().run, label=current().label):
+            settle_index(team_dir)
     return {"version": answer.version, "kept_as": kept_as}
 
 

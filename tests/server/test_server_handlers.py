@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 from starlette.requests import Request
+from starlette.testclient import TestClient
 
-from memdir.server.app import TeamServer
-from memdir.server.dashboard import Dashboard, RefusalLog
+from memdir.server.app import TeamServer, create_app
+from memdir.server.dashboard import DASHBOARD_PATH, Dashboard, RefusalLog
 from memdir.server.storage import Storage, open_storage
 from memdir.team.protocol import API_PATH
+from memdir.ui.web import MAX_FORM_BYTES
 from memdir.ui.web_handlers import WebError, json_error
 
 
@@ -103,3 +105,18 @@ def test_the_dashboard_refuses_a_repository_page_outside_the_token_scope(storage
     assert refused.status == 403
     page = dashboard.show_error(request("/dashboard/repo"), refused)
     assert "not allowed to read repository" in bytes(page.body).decode("utf-8")
+
+
+def test_a_restore_form_over_the_limit_is_a_413_page_and_nothing_is_written(storage: Storage) -> None:
+    token = storage.create_token(["acme/app"], admin=True)
+    storage.put_entries("acme/app", {"notes.md": "kept"}, None, max_entries=10, by="ci")
+    with TestClient(create_app(storage), base_url="http://127.0.0.1:8765") as client:
+        answer = client.post(
+            f"{DASHBOARD_PATH}/restore",
+            content=b"x" * (MAX_FORM_BYTES + 1),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/x-www-form-urlencoded"},
+        )
+    assert answer.status_code == 413
+    assert "Too large" in answer.text
+    state = storage.get_repo("acme/app")
+    assert state is not None and state.entries == {"notes.md": "kept"}

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-__all__ = ["frontmatter_type", "load_template", "render_template", "substitute_variables"]
+__all__ = ["frontmatter_type", "load_sections", "load_template", "render_template", "substitute_variables"]
 
 _MARKER = re.compile(r"\{\{(\w+)\}\}")
 # Read with open(), not importlib.resources: that import alone cost every hook process milliseconds.
@@ -36,6 +36,23 @@ def load_template(name: str) -> str:
     """The text of ``memdir/prompts/<name>.md`` (trailing newlines removed)."""
     with open(os.path.join(_PROMPTS, f"{name}.md"), encoding="utf-8") as handle:
         return handle.read().rstrip("\n")
+
+
+@cache
+def load_sections(name: str) -> Mapping[str, str]:
+    """The ``## heading`` sections of ``memdir/prompts/<name>.md``, by heading, each stripped.
+
+    For short texts that are read side by side (the descriptions of one set of tools and their
+    arguments): one file for the set rather than a file each. Lines before the first heading are a
+    note for whoever edits the file and are not sent anywhere."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in load_template(name).splitlines():
+        if line.startswith("## "):
+            current = sections.setdefault(line[3:].strip(), [])
+        elif current is not None:
+            current.append(line)
+    return {heading: "\n".join(lines).strip() for heading, lines in sections.items()}
 
 
 def render_template(name: str, **variables: str) -> str:

@@ -30,7 +30,7 @@ from memdir.recall.surfacing import memory_freshness_note
 from memdir.store.files import LOCK_NAME, remove_file
 from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import current
-from memdir.templates import render_template
+from memdir.templates import load_sections, render_template
 
 __all__ = ["ALL_TOOLS", "Denial", "EditCheck", "FileTool", "MemoryFileTools"]
 
@@ -74,7 +74,13 @@ def _schema(properties: Mapping[str, object], required: Collection[str]) -> Mapp
     return {"type": "object", "properties": dict(properties), "required": list(required)}
 
 
-_PATH = {"type": "string", "description": "Absolute path of a file inside the memory directory."}
+def _describe(tool: str) -> str:
+    """What the model reads about ``tool`` (prompts/file_tools.md)."""
+    return load_sections("file_tools")[f"tool {tool}"]
+
+
+def _path_argument() -> dict[str, str]:
+    return {"type": "string", "description": load_sections("file_tools")["argument file_path"]}
 
 
 @dataclass
@@ -201,8 +207,11 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "Read",
-            "Read a file in the memory directory. Lines are numbered from 1.",
-            _schema({"file_path": _PATH, "offset": {"type": "integer"}, "limit": {"type": "integer"}}, ["file_path"]),
+            _describe("Read"),
+            _schema(
+                {"file_path": _path_argument(), "offset": {"type": "integer"}, "limit": {"type": "integer"}},
+                ["file_path"],
+            ),
         )
         return FileTool(spec, self._wrap("Read", body))
 
@@ -225,8 +234,8 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "Write",
-            "Create or overwrite a file in the memory directory with the given content.",
-            _schema({"file_path": _PATH, "content": {"type": "string"}}, ["file_path", "content"]),
+            _describe("Write"),
+            _schema({"file_path": _path_argument(), "content": {"type": "string"}}, ["file_path", "content"]),
         )
         return FileTool(spec, self._wrap("Write", body))
 
@@ -281,11 +290,10 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "Edit",
-            "Replace old_string with new_string in a file of the memory directory. old_string must match exactly "
-            "and be unique unless replace_all is true.",
+            _describe("Edit"),
             _schema(
                 {
-                    "file_path": _PATH,
+                    "file_path": _path_argument(),
                     "old_string": {"type": "string"},
                     "new_string": {"type": "string"},
                     "replace_all": {"type": "boolean"},
@@ -345,7 +353,7 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "Grep",
-            "Search file contents in the memory directory with a regular expression.",
+            _describe("Grep"),
             _schema(
                 {
                     "pattern": {"type": "string"},
@@ -373,7 +381,7 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "Glob",
-            "Find files in the memory directory by glob pattern (e.g. **/*.md), newest first.",
+            _describe("Glob"),
             _schema({"pattern": {"type": "string"}, "path": {"type": "string"}}, ["pattern"]),
         )
         return FileTool(spec, self._wrap("Glob", body))
@@ -392,7 +400,7 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "LS",
-            "List a directory inside the memory directory (default: its root).",
+            _describe("LS"),
             _schema({"path": {"type": "string"}}, []),
         )
         return FileTool(spec, self._wrap("LS", body))
@@ -419,7 +427,7 @@ class MemoryFileTools:
 
         spec = ToolSpec(
             "Delete",
-            "Delete a memory file; its line in MEMORY.md is removed with it.",
-            _schema({"file_path": _PATH}, ["file_path"]),
+            _describe("Delete"),
+            _schema({"file_path": _path_argument()}, ["file_path"]),
         )
         return FileTool(spec, self._wrap("Delete", body))

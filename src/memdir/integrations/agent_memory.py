@@ -22,6 +22,7 @@ from memdir.config import MemoryConfig, resolve_config
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
+from memdir.templates import load_sections
 
 if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
@@ -29,15 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["TOOL_DESCRIPTIONS", "WRITE_TOOLS", "AgentMemory", "open_session", "tool_functions"]
 
-# What the model reads about each tool: the same four tools in every framework.
+# What the model reads about each tool (prompts/agent_tools.md): the same four tools in every framework.
 TOOL_DESCRIPTIONS: Mapping[str, str] = {
-    "recall": "Look up long-term memories relevant to a request or topic; returns the matching memory files' text.",
-    "remember": "Save a new long-term memory as its own file and add it to the MEMORY.md index. type is one of "
-    "user, feedback, project or reference; name is a short title; description is one specific line that "
-    "later recall matches against; content is the memory itself.",
-    "update": "Change an existing memory (by file name or title): give only the fields to change; append adds "
-    "a line to the content.",
-    "forget": "Delete a memory file (by file name or title) and its line in MEMORY.md.",
+    name: load_sections("agent_tools")[f"tool {name}"] for name in ("recall", "remember", "update", "forget")
 }
 
 # Tool calls that mean the agent kept its memory itself in a run, so extraction leaves that run alone

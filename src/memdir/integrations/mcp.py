@@ -27,6 +27,7 @@ from memdir.recall.selector import Selector
 from memdir.store.history_watch import record_external
 from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import acting_as
+from memdir.templates import load_sections
 
 try:
     from mcp.server import MCPServer
@@ -43,12 +44,8 @@ T = TypeVar("T")
 INDEX_URI = "memdir://index"
 MEMORY_URI_PREFIX = "memdir://memory/"
 
-_INSTRUCTIONS = (
-    "Long-term memory kept as Markdown files with a MEMORY.md index. Call recall with the user's "
-    "request to get relevant memories; remember saves a new one (type user, feedback, project or "
-    "reference; a short name; a one-line description used for recall; the body), update changes one, "
-    "forget deletes one. Get the prompt memory_instructions for what is worth saving."
-)
+# What a client reads: the server's instructions and what each tool, resource, prompt and argument is for.
+_TEXT = load_sections("mcp_server")
 
 
 def _arg(*names: str, description: str) -> Any:
@@ -58,7 +55,7 @@ def _arg(*names: str, description: str) -> Any:
 
 Query = Annotated[
     str | None,
-    _arg("query", "q", "prompt", "message", "text", description="The user's request or topic to recall memories for."),
+    _arg("query", "q", "prompt", "message", "text", description=_TEXT["argument query"]),
 ]
 File = Annotated[
     str | None,
@@ -69,27 +66,26 @@ File = Annotated[
         "file_name",
         "memory",
         "id",
-        description="The memory's file name relative to the memory directory (e.g. feedback_testing.md); "
-        "a memory's title also works.",
+        description=_TEXT["argument file"],
     ),
 ]
 NewFile = Annotated[
     str | None,
-    _arg("file", "path", "filename", "file_name", description="File name to save as (default: <type>_<slug>.md)."),
+    _arg("file", "path", "filename", "file_name", description=_TEXT["argument new file"]),
 ]
-Name = Annotated[str | None, _arg("name", "title", description="A short title for the memory.")]
+Name = Annotated[str | None, _arg("name", "title", description=_TEXT["argument name"])]
 Description = Annotated[
     str | None,
     _arg(
         "description",
         "summary",
         "hook",
-        description="One specific line saying what the memory is about; recall matches against it.",
+        description=_TEXT["argument description"],
     ),
 ]
 Body = Annotated[
     str | None,
-    _arg("body", "content", "text", "observation", "details", description="The memory itself, in Markdown."),
+    _arg("body", "content", "text", "observation", "details", description=_TEXT["argument body"]),
 ]
 TypeArg = Annotated[
     str | None,
@@ -98,7 +94,7 @@ TypeArg = Annotated[
         "memory_type",
         "kind",
         "category",
-        description="user, feedback, project or reference.",
+        description=_TEXT["argument type"],
     ),
 ]
 
@@ -234,28 +230,25 @@ class MCPEndpoints:
         server.add_tool(
             self.recall,
             name="recall",
-            description="Memories relevant to a request, as the system reminders an agent would receive.",
+            description=_TEXT["tool recall"],
             annotations=_READ_ONLY,
         )
         server.add_tool(
             self.remember,
             name="remember",
-            description="Save a new memory file and add its line to MEMORY.md. When an existing memory says "
-            "nearly the same, nothing is saved and the answer names it: call update on it instead, or pass "
-            "force: true to save anyway (force also replaces an existing file of the same name).",
+            description=_TEXT["tool remember"],
             annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
         )
         server.add_tool(
             self.update,
             name="update",
-            description="Change an existing memory: any of name, description, type, body (replaces), or "
-            "append (adds a line to the body). Its MEMORY.md line follows.",
+            description=_TEXT["tool update"],
             annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
         )
         server.add_tool(
             self.forget,
             name="forget",
-            description="Delete a memory file and its line in MEMORY.md.",
+            description=_TEXT["tool forget"],
             annotations=ToolAnnotations(
                 read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
             ),
@@ -263,33 +256,34 @@ class MCPEndpoints:
         server.add_tool(
             self.list_memories,
             name="list",
-            description="Every memory, newest first, optionally of one type.",
+            description=_TEXT["tool list"],
             annotations=_READ_ONLY,
         )
-        server.add_tool(self.read, name="read", description="The full text of one memory file.", annotations=_READ_ONLY)
+        server.add_tool(self.read, name="read", description=_TEXT["tool read"], annotations=_READ_ONLY)
         server.add_tool(
             self.history,
             name="history",
-            description="Recorded changes, newest first: of one memory (file) or of all. Each says who made it "
-            "(by: cli, mcp:<client>, extract:<session>, dream:<run>, external, ...), when, and its version number.",
+            description=_TEXT["tool history"],
             annotations=_READ_ONLY,
         )
         server.add_tool(
             self.restore,
             name="restore",
-            description="Bring a memory back as one of its versions left it (a deleted memory too; see history "
-            "for version numbers). Its MEMORY.md line follows; the restore is itself a new version.",
+            description=_TEXT["tool restore"],
             annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
         )
-        server.resource(INDEX_URI, name=ENTRYPOINT_NAME, description="The MEMORY.md index.", mime_type="text/markdown")(
-            self.index
-        )
         server.resource(
-            MEMORY_URI_PREFIX + "{+file}", name="memory", description="One memory file.", mime_type="text/markdown"
+            INDEX_URI, name=ENTRYPOINT_NAME, description=_TEXT["resource index"], mime_type="text/markdown"
+        )(self.index)
+        server.resource(
+            MEMORY_URI_PREFIX + "{+file}",
+            name="memory",
+            description=_TEXT["resource memory"],
+            mime_type="text/markdown",
         )(self.memory)
         server.prompt(
             name="memory_instructions",
-            description="How to use this memory: what to save, how, and when to look things up.",
+            description=_TEXT["prompt memory_instructions"],
         )(self.memory_instructions)
 
     # -- tools -------------------------------------------------------------------------------
@@ -381,6 +375,6 @@ def create_server(
         selector=lambda: session.selector,
         dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
     )
-    server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_INSTRUCTIONS)
+    server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_TEXT["instructions"])
     MCPEndpoints(toolbox, session).register(server)
     return server

@@ -28,6 +28,7 @@ from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, ope
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
+from memdir.templates import load_sections
 
 try:
     from pydantic_ai import RunContext, Tool
@@ -108,7 +109,7 @@ def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: Me
         memory,
         takes_ctx=False,
         name="memory",
-        description="Anthropic's memory tool (memory_20250818) over the /memories directory.",
+        description=load_sections("agent_tools")["tool memory"],
     )
 
 

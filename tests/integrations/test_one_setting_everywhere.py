@@ -83,7 +83,9 @@ def via_hook(tmp_path, env, config):
         memory_dir=str(tmp_path / "mem"),
         environment=read_environment(env),
     )
-    files = result.note.removeprefix("surfaced ").split(", ") if result.note.startswith("surfaced ") else []
+    # The note may go on after a ";" (e.g. "; started history sync"): only the surfaced part counts.
+    surfaced = result.note.split(";")[0]
+    files = surfaced.removeprefix("surfaced ").split(", ") if surfaced.startswith("surfaced ") else []
     return None, files  # the hook's output carries no selector name
 
 

@@ -50,14 +50,15 @@ AGENT_WRITES = ("direct", "review", "off")
 
 
 class Check:
-    """One validating shape (as a click ``ParamType``): what a value must be, in the words every
-    message uses, and the test a value passes."""
+    """One validating shape: what a value must be, in the words every message uses, and the test a
+    value passes. A ``lenient`` check keeps the default for a value it refuses instead of raising."""
 
-    __slots__ = ("accepts", "expected")
+    __slots__ = ("accepts", "expected", "lenient")
 
-    def __init__(self, expected: str, accepts: Callable[[object], bool]) -> None:
+    def __init__(self, expected: str, accepts: Callable[[object], bool], *, lenient: bool = False) -> None:
         self.expected = expected
         self.accepts = accepts
+        self.lenient = lenient
 
 
 class Key:
@@ -89,6 +90,10 @@ def _non_negative(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
 
 
+def _positive(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
 def _version(value: object) -> bool:
     return value is None or value == "newest" or (isinstance(value, str) and Version.parse(value) is not None)
 
@@ -114,7 +119,7 @@ OBJECT = Check(
 )
 # Claude Code reads these thresholds from server-side flags, where a value overrides its default
 # only when it is a positive number, so a typo or a zero never switches a degenerate mode on.
-POSITIVE_OR_DEFAULT = Check("a positive number (anything else keeps the default)", lambda value: True)
+POSITIVE_OR_DEFAULT = Check("a positive number", _positive, lenient=True)
 
 
 class SessionMemorySettings(NamedTuple):
@@ -318,27 +323,27 @@ def session_memory_settings(value: object, where: Where = CALLER) -> SessionMemo
         compact = {}
     elif not isinstance(compact, Mapping):
         raise invalid_setting("memdir.sessionMemory.compact", compact, OBJECT.expected, where)
-    names = tuple(key.name for key in SESSION_MEMORY_KEYS)
-    for name in value:
-        if name != "compact" and name not in names:
-            raise _unknown(name, (*names[:4], "compact"), "memdir.sessionMemory.", where)
-    for name in compact:
-        if f"compact.{name}" not in names:
-            raise _unknown(name, tuple(n[len("compact.") :] for n in names[4:]), "memdir.sessionMemory.compact.", where)
+    outer_names = (*(key.name for key in SESSION_MEMORY_KEYS if "." not in key.name), "compact")
+    compact_names = tuple(key.name.removeprefix("compact.") for key in SESSION_MEMORY_KEYS if "." in key.name)
+    for section, known, prefix in ((value, outer_names, ""), (compact, compact_names, "compact.")):
+        for name in section:
+            if name not in known:
+                raise _unknown(name, known, f"memdir.sessionMemory.{prefix}", where)
     fields: list[object] = []
     for key in SESSION_MEMORY_KEYS:
         outer, _, inner = key.name.rpartition(".")
         found = (compact if outer else value).get(inner)
-        if key.check is POSITIVE_OR_DEFAULT:
-            usable = isinstance(found, int | float) and not isinstance(found, bool) and found > 0
-            fields.append(found if usable else key.default)
-        elif found is None:
-            fields.append(key.default)
-        elif key.check.accepts(found):
-            fields.append(found)
-        else:
-            raise invalid_setting(f"memdir.sessionMemory.{key.name}", found, key.check.expected, where)
+        fields.append(key.default if found is None else _checked(key, found, f"sessionMemory.{key.name}", where))
     return SessionMemorySettings(*fields)  # type: ignore[arg-type]
+
+
+def _checked(key: Key, value: object, name: str, where: Where) -> object:
+    """``value`` when the key's check accepts it; else the default (a lenient check) or the error."""
+    if key.check.accepts(value):
+        return value
+    if key.check.lenient:
+        return key.default
+    raise invalid_setting(f"{MEMDIR_KEY}.{name}", value, key.check.expected, where)
 
 
 def resolve_memdir_settings(settings: Settings) -> MemdirSettings:
@@ -356,13 +361,11 @@ def resolve_memdir_settings(settings: Settings) -> MemdirSettings:
         for source, section in sections:
             if key.name in section:
                 value = section[key.name]
+                where = _where(settings, source)
                 if key.default is _SESSION_MEMORY_DEFAULTS:
-                    value = session_memory_settings(value, _where(settings, source))
-                elif not key.check.accepts(value):
-                    raise invalid_setting(
-                        f"{MEMDIR_KEY}.{key.name}", value, key.check.expected, _where(settings, source)
-                    )
-                values.append(value)
+                    values.append(session_memory_settings(value, where))
+                else:
+                    values.append(_checked(key, value, key.name, where))
                 break
         else:
             values.append(key.default)

@@ -168,3 +168,20 @@ def test_claude_codes_own_keys_are_refused_in_the_same_words(tmp_path):
     error = _refusal_of(tmp_path, {"autoMemoryEnabled": "yes"})
     assert error.rule == "settings"
     assert error.message.startswith('settings key autoMemoryEnabled must be true or false, not "yes" (read from ')
+
+
+def test_every_memdir_setting_the_docs_and_the_code_name_is_in_the_table():
+    root = README.parent
+    known = {f"memdir.{key.name}" for key in KEYS} | {f"memdir.sessionMemory.{key.name}" for key in SESSION_MEMORY_KEYS}
+    known.add("memdir.sessionMemory.compact")
+    files = [README, *(root / "docs").glob("*.md"), *(root / "src" / "memdir").rglob("*.py")]
+    files += (root / "src" / "memdir").rglob("*.html")
+    named = re.compile(r"memdir\.(?:sessionMemory\.)?[a-z]+[A-Z][A-Za-z.]*[A-Za-z]")
+    unknown = set()
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for found in named.finditer(text):
+            example = text.startswith(" is not a memdir setting", found.end())  # the docs' misspelt example
+            if found.group() not in known and not example:
+                unknown.add(f"{path.relative_to(root)}: {found.group()}")
+    assert not unknown, "settings named but not declared in memdir/settings_table.py:\n" + "\n".join(sorted(unknown))

@@ -67,7 +67,8 @@ def open_dir(root: Path, home: Path, *, history: bool) -> Any:
 
 
 def fill(directory: Any, count: int, rng: random.Random) -> None:
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
 
     for n in range(count):
         description = f"about {rng.choice(WORDS)} {n}"
@@ -76,7 +77,8 @@ def fill(directory: Any, count: int, rng: random.Random) -> None:
 
 def save_pairs(tmp: Path, runs: int) -> dict[str, float]:
     """In-process saves, with and without history, paired."""
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
 
     rng = random.Random(1)
     with_dir = open_dir(tmp / "with" / "mem", tmp / "with" / "home", history=True)
@@ -141,7 +143,8 @@ def git_per_save(tmp: Path, runs: int) -> dict[str, float] | None:
     """A save followed by ``git add -A && git commit`` of the directory: the git way, per save."""
     if shutil.which("git") is None:
         return None
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
 
     root = tmp / "git" / "mem"
     directory = open_dir(root, tmp / "git" / "home", history=False)
@@ -172,8 +175,9 @@ def git_per_save(tmp: Path, runs: int) -> dict[str, float] | None:
 
 
 def size_after(tmp: Path, *, random_text: bool, changes: int = 10_000) -> dict[str, float]:
-    from memdir.model.memory import Memory, MemoryType
-    from memdir.store.history import history_path
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
+    from memdir.store.history_records import history_path
     from memdir.store.provenance import acting_as
 
     rng = random.Random(7)

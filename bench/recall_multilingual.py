@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from memdir.errors import MemdirError
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.registry import SelectorInputs, build_selector
 from memdir.recall.selector import RankingSelector, SelectionRequest
 from memdir.store.index_db import MemoryIndex

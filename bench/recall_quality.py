@@ -36,7 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.currency import newer_first
 from memdir.recall.registry import SelectorInputs, build_selector
 from memdir.recall.selector import RankingSelector, SelectionRequest, StoreRequest

@@ -35,8 +35,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memdir.model.memory import Memory, MemoryType
-from memdir.recall.manifest import iso_mtime
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
+from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.registry import SelectorInputs, build_selector
 from memdir.recall.selector import RankingSelector

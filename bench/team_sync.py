@@ -41,8 +41,8 @@ import httpx
 from memdir.server.storage import open_storage
 from memdir.team.client import TeamClient, TeamEndpoint
 from memdir.team.protocol import API_PATH
+from memdir.team.push import push
 from memdir.team.state import SyncState
-from memdir.team.sync import push
 
 REPO = "bench/widgets"
 THREADS = 8
@@ -194,7 +194,7 @@ _PUSHER = """
 import json, sys, time
 from memdir.team.client import TeamClient, TeamEndpoint
 from memdir.team.state import SyncState
-from memdir.team.sync import push
+from memdir.team.push import push
 url, token, repo, team = sys.argv[1:5]
 sys.stdin.readline()  # every pusher starts on the same signal
 started = time.perf_counter()

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memdir.server.app import ServerConfig, create_app
-from memdir.server.storage import Storage
+from memdir.server.storage.base import Storage
 
 PG_ROOT = Path("/usr/lib/postgresql")
 _RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")

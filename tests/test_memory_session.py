@@ -7,7 +7,8 @@ from memdir.config import resolve_config
 from memdir.errors import ModelNotConfigured
 from memdir.llm.scripted import ScriptedModel
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 
 
 def make_session(tmp_path, **env):

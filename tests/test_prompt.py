@@ -7,7 +7,8 @@ import pytest
 
 from memdir.config import extra_guidelines_from_env, read_environment, resolve_config
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.prompt import (
     PromptConfig,
     build_memory_lines,

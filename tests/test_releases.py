@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from memdir.cli import cli
 from memdir.config import open_memory_dir, resolve_config
 from memdir.errors import ConfigError, MemoryFormatError
-from memdir.model.memory import FrontmatterLayout
+from memdir.model.memory_type import FrontmatterLayout
 from memdir.paths import sanitize_path
 from memdir.releases import (
     NEWEST,

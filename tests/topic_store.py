@@ -1,6 +1,7 @@
 """A store of short project memories over a handful of topics, for the recall cache tests."""
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 
 TOPICS = ["deploy", "database", "release", "billing", "search", "mobile", "auth"]

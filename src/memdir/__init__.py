@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from memdir.errors import UnsafePathError as UnsafePathError
     from memdir.memory_session import MemorySession as MemorySession
     from memdir.model.memory import Memory as Memory
-    from memdir.model.memory import MemoryType as MemoryType
+    from memdir.model.memory_type import MemoryType as MemoryType
     from memdir.recall.recaller import Recaller as Recaller
     from memdir.recall.recaller import RecallResult as RecallResult
     from memdir.recall.recaller import RecallState as RecallState
@@ -59,7 +59,8 @@ __getattr__, __all__ = lazy_exports(
             "UnsafePathError",
         ],
         "memdir.memory_session": ["MemorySession"],
-        "memdir.model.memory": ["Memory", "MemoryType"],
+        "memdir.model.memory": ["Memory"],
+        "memdir.model.memory_type": ["MemoryType"],
         "memdir.recall.recaller": ["Recaller", "RecallResult", "RecallState"],
         "memdir.recall.selector": ["Selection", "SelectionRequest", "Selector"],
         "memdir.recall.selectors": ["LexicalSelector"],

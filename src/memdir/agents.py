@@ -26,7 +26,8 @@ from typing import Literal
 from memdir.containment import contain, join_lexical, spell_lexical
 from memdir.environment import Environment
 from memdir.errors import MemdirError, UnsafePathError
-from memdir.model.index import ENTRYPOINT_NAME, truncate_entrypoint_content
+from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.index import truncate_entrypoint_content
 from memdir.model.markup import neutralise
 from memdir.paths import find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines

@@ -271,7 +271,8 @@ def _index_overflow(text: str, *, skip_comments: bool) -> str | None:
 
 
 def _open_history(root: str, home: str) -> WriteObserver:
-    from memdir.store.history import History, history_path
+    from memdir.store.history import History
+    from memdir.store.history_records import history_path
 
     return History(root, history_path(root, home))
 

@@ -11,7 +11,10 @@ import subprocess
 import tempfile
 import textwrap
 
-from memdir import Memory, MemorySession, MemoryType, resolve_config
+from memdir.config import resolve_config
+from memdir.memory_session import MemorySession
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 
 __all__ = ["main"]
 

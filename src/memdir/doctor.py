@@ -22,16 +22,11 @@ from dataclasses import asdict, dataclass
 import yaml
 
 from memdir.errors import MemdirError
-from memdir.model.index import (
-    ENTRYPOINT_NAME,
-    IndexEntry,
-    parse_entries,
-    remove_entries,
-    truncate_entrypoint_content,
-    upsert_entries,
-)
+from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.frontmatter import decode_memory_bytes
+from memdir.model.index import IndexEntry, parse_entries, remove_entries, truncate_entrypoint_content, upsert_entries
 from memdir.model.markup import describe_markup, find_markup
-from memdir.model.memory import Memory, decode_memory_bytes
+from memdir.model.memory import Memory
 from memdir.model.yaml12 import load_yaml12
 from memdir.recall.hygiene import store_notes
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, read_bytes_limited, remove_stale_temps, stale_temp_files

@@ -222,7 +222,8 @@ class MemorySession:
         if not self._context_built:
             self._context_built = True
             if self.instructions:
-                from memdir.instructions import load_instruction_files, render_instructions
+                from memdir.instructions.discovery import load_instruction_files
+                from memdir.instructions.render import render_instructions
 
                 files = load_instruction_files(self.config)
                 self._context = render_instructions(files, skip_index=self.config.skip_index)

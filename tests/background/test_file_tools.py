@@ -3,7 +3,8 @@ import os
 import pytest
 
 from memdir.background.file_tools import MemoryFileTools
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 
 

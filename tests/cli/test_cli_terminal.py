@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 from terminal_helpers import on_terminal
 

@@ -18,7 +18,8 @@ from _extract_helpers import (
 from memdir.config import team_secret_guard
 from memdir.extract import Extractor, load_cursor
 from memdir.llm import ScriptedModel
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 
 

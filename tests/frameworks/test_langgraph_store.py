@@ -18,7 +18,7 @@ from langgraph.store.memory import InMemoryStore
 
 from memdir.errors import MemoryFormatError, UnsafePathError
 from memdir.integrations.langgraph import MemdirStore
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 
 NS = ("memories",)
 

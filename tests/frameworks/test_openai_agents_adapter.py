@@ -19,7 +19,7 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 
 from memdir.integrations.openai_agents import MemdirAgentMemory, memdir_tools, to_conversation
 from memdir.llm.scripted import ScriptedModel
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 
 
 class ScriptedAgentModel(Model):

@@ -10,7 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from memdir.cli import cli
-from memdir.store.history import History, history_path
+from memdir.store.history import History
+from memdir.store.history_records import history_path
 
 
 class Place:

@@ -21,9 +21,11 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from memdir.config import resolve_config, open_memory_dir
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
     from memdir.store.files import observe_writes
-    from memdir.store.history import History, history_path
+    from memdir.store.history import History
+    from memdir.store.history_records import history_path
 
     memory, home, moment, body = sys.argv[1:5]
     config = resolve_config(memory_dir=memory)

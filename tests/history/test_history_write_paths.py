@@ -12,7 +12,8 @@ from starlette.testclient import TestClient
 
 from memdir.config import open_memory_dir, resolve_config
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 
 ORIGINAL = Memory(name="Role", description="Leads the payments team", type=MemoryType.USER, body="First text.")
 

@@ -13,7 +13,8 @@ from memdir.integrations.hook_launch import RECORD_ENV_VAR, spawn_detached
 from memdir.integrations.hooks import run_hook
 from memdir.integrations.turn_wait import reply_digest
 from memdir.llm import FORBID_ENV_VAR
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.paths import sanitize_path
 
 PROMPT = "how should the integration tests treat the database?"

@@ -162,7 +162,8 @@ def test_the_prompt_hook_surfaces_the_memory_a_sentence_without_spaces_asks_abou
     project = os.path.realpath(tmp_path / "repo")
     os.makedirs(project)
     directory = open_memory_dir(resolve_config(project, env=env))
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
 
     for kind, name, description, body in STORES[language][0]:
         directory.save(Memory(name=name, description=description, type=MemoryType(kind), body=body))

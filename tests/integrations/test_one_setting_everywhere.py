@@ -23,7 +23,8 @@ from memdir.integrations.hooks import run_hook
 from memdir.integrations.mcp import create_server
 from memdir.llm import FORBID_ENV_VAR
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall import registry
 from memdir.recall.selector import Selection, SelectionRequest
 from memdir.ui.services import build_services

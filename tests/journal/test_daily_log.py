@@ -10,7 +10,8 @@ from memdir.config import resolve_config
 from memdir.errors import ConfigError, MemoryFormatError
 from memdir.journal import append_log, list_logs
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 
 TZ = timezone(timedelta(hours=-7))

@@ -5,8 +5,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from memdir.errors import MemoryFormatError
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.index import (
-    ENTRYPOINT_NAME,
     MAX_ENTRY_CHARS,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,

@@ -9,16 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memdir.errors import MemoryFormatError
-from memdir.model.memory import (
-    MEMORY_TYPES,
-    FrontmatterLayout,
-    Memory,
-    MemoryType,
-    decode_memory_bytes,
-    normalize_newlines,
-    parse_frontmatter,
-    parse_memory_type,
-)
+from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines, parse_frontmatter
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MEMORY_TYPES, FrontmatterLayout, MemoryType, parse_memory_type
 from memdir.model.yaml12 import load_yaml12
 
 TRICKY = [

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir.cli import cli
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.lexical import _decode, _Doc, _encode
 from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector

@@ -3,7 +3,8 @@
 import os
 import time
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.hybrid import HybridSelector
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import SelectionRequest

@@ -3,7 +3,7 @@ import os
 import pytest
 
 from memdir.errors import ConfigError
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 from memdir.recall.embedding import (
     MODEL_ENV_VAR,
     SHIPPED_MODELS,

@@ -1,7 +1,7 @@
 import pytest
 
 from memdir.errors import ConfigError
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 from memdir.recall.hybrid import HybridSelector
 from memdir.recall.registry import SelectorInputs, build_selector
 from memdir.recall.selector import RankingSelector, Selection, SelectionRequest

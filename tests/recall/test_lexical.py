@@ -1,5 +1,6 @@
-from memdir.model.memory import MemoryType
-from memdir.recall.lexical import LexicalIndex, stem, tokenize
+from memdir.model.analysis import stem, tokenize
+from memdir.model.memory_type import MemoryType
+from memdir.recall.lexical import LexicalIndex
 from memdir.recall.selector import SelectionRequest
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader

@@ -7,7 +7,7 @@ ranker that dropped a field (or weighted them all alike) would break.
 
 from __future__ import annotations
 
-from memdir.model.memory import MemoryType
+from memdir.model.memory_type import MemoryType
 from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex
 from memdir.recall.selector import SelectionRequest
 from memdir.recall.selectors import LexicalSelector

@@ -9,7 +9,8 @@ from memdir.config import resolve_config
 from memdir.errors import ModelNotConfigured
 from memdir.llm import ScriptedModel
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.factory import make_selector
 from memdir.recall.llm_selector import SELECTOR_SCHEMA, LLMSelector
 from memdir.recall.selector import SelectionRequest

@@ -1,8 +1,9 @@
 import os
 from datetime import UTC, datetime
 
-from memdir.model.memory import MemoryType
-from memdir.recall.manifest import format_manifest, iso_mtime
+from memdir.model.memory_type import MemoryType
+from memdir.model.timefields import iso_mtime
+from memdir.recall.manifest import format_manifest
 from memdir.store.scan import MemoryHeader
 
 

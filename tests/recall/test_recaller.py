@@ -1,6 +1,7 @@
 import pytest
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.recaller import Recaller, RecallState, prefetch_skip_reason
 from memdir.recall.selector import Selection, SelectionRequest
 from memdir.store.memdir import MemoryDir

@@ -2,7 +2,8 @@ import json
 
 from memdir.config import resolve_config
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall import registry
 from memdir.recall.analysis_file import AnalysisFile
 from memdir.recall.registry import SelectorInputs, build_selector, selector_kinds

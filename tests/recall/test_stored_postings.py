@@ -11,7 +11,8 @@ import memdir.store.index_db as index_db
 from memdir.config import resolve_config
 from memdir.integrations.hooks import run_hook
 from memdir.llm import ScriptedModel
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.llm_selector import LLMSelector
 from memdir.recall.recaller import Recaller
 from memdir.recall.selectors import LexicalSelector

@@ -7,7 +7,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from memdir.model.memory import Memory, MemoryType  # noqa: E402
+from memdir.model.memory import Memory  # noqa: E402
+from memdir.model.memory_type import MemoryType  # noqa: E402
 from memdir.recall.embedding import EmbeddingRanker  # noqa: E402
 from memdir.recall.hybrid import HybridSelector  # noqa: E402
 from memdir.recall.selector import SelectionRequest, StoreRequest  # noqa: E402

@@ -7,7 +7,8 @@ import httpx
 import pytest
 
 from memdir.server.app import ServerConfig
-from memdir.server.storage import Storage, open_storage
+from memdir.server.storage import open_storage
+from memdir.server.storage.base import Storage
 from team_servers import serve_in_thread
 
 

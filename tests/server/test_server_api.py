@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from memdir.server.app import ServerConfig
-from memdir.server.storage import Storage
+from memdir.server.storage.base import Storage
 from memdir.team.protocol import API_PATH, hash_content, parse_snapshot, repo_checksum
 
 REPO = "acme/widgets"

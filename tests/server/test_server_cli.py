@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from memdir.cli import cli
-from memdir.server.storage import Storage, open_storage
-from memdir.server.storage.base import TokenScope
+from memdir.server.storage import open_storage
+from memdir.server.storage.base import Storage, TokenScope
 from memdir.team.protocol import API_PATH
 
 REPO = "acme/widgets"

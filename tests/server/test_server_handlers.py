@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 
 from memdir.server.app import TeamServer, create_app
 from memdir.server.dashboard import DASHBOARD_PATH, Dashboard, RefusalLog
-from memdir.server.storage import Storage, open_storage
+from memdir.server.storage import open_storage
+from memdir.server.storage.base import Storage
 from memdir.team.protocol import API_PATH
 from memdir.ui.web import MAX_FORM_BYTES
 from memdir.ui.web_handlers import WebError, json_error

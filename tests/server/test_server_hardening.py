@@ -11,8 +11,7 @@ import httpx
 import pytest
 
 from memdir.server.app import HISTORY_PATH, SERVICE_NAME, VERSION_PATH, ServerConfig
-from memdir.server.storage import Storage
-from memdir.server.storage.base import Retention
+from memdir.server.storage.base import Retention, Storage
 from memdir.team.protocol import API_PATH, hash_content
 
 REPO = "acme/widgets"

@@ -5,7 +5,8 @@ import sqlite3
 import pytest
 
 from memdir.config import open_index, resolve_config
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex, index_path
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import scan_memory_files

@@ -6,7 +6,8 @@ import unicodedata
 import pytest
 
 from memdir.errors import MemoryExists
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 from memdir.store.names import SLUG_MAX_BYTES, default_filename, slugify
 

@@ -9,7 +9,8 @@ from memdir.store.memdir import MemoryDir
 SAVER = textwrap.dedent(
     """
     import sys
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
     from memdir.store.memdir import MemoryDir
     store = MemoryDir(sys.argv[1], lock_timeout=60)
     worker = int(sys.argv[2])
@@ -22,7 +23,8 @@ SAVER = textwrap.dedent(
 REWRITER = textwrap.dedent(
     """
     import sys
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
     from memdir.store.memdir import MemoryDir
     store = MemoryDir(sys.argv[1])
     versions = [("A" * 300_000), ("B" * 300_000)]

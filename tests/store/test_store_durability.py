@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.files import atomic_write
 from memdir.store.memdir import MemoryDir
 
@@ -29,7 +30,8 @@ from memdir.store.memdir import MemoryDir
 LIMITED_WRITER = textwrap.dedent(
     """
     import resource, signal, sys
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
     from memdir.store.files import atomic_write
     from memdir.store.memdir import MemoryDir
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

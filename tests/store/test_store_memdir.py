@@ -3,8 +3,10 @@ import os
 import pytest
 
 from memdir.errors import MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
-from memdir.model.memory import Memory, MemoryType
-from memdir.store.memdir import MemoryDir, default_filename, slugify
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
+from memdir.store.memdir import MemoryDir
+from memdir.store.names import default_filename, slugify
 
 
 def feedback(name="Real DB in tests", description="Integration tests hit a real database"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir.server.storage import Storage
+from memdir.server.storage.base import Storage
 from memdir.team.client import TeamEndpoint
 
 REPO = "acme/widgets"

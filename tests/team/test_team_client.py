@@ -13,8 +13,10 @@ from memdir.errors import SyncAuthError, SyncError, SyncTooManyEntries
 from memdir.server.app import ServerConfig
 from memdir.team.client import TeamClient
 from memdir.team.protocol import MAX_PUT_BODY_BYTES, hash_content
+from memdir.team.pull import pull
+from memdir.team.push import push
 from memdir.team.state import SyncState
-from memdir.team.sync import pull, push, status, sync
+from memdir.team.sync import status, sync
 
 MakeClient = Callable[..., TeamClient]
 

@@ -19,8 +19,9 @@ from team_helpers import REPO, TeamServer, write
 from memdir.errors import SyncError
 from memdir.team.client import TeamClient, TeamEndpoint, retry_delay
 from memdir.team.protocol import API_PATH, hash_content, repo_checksum
+from memdir.team.pull import pull
+from memdir.team.push import push
 from memdir.team.state import SyncState
-from memdir.team.sync import pull, push
 from team_servers import free_port
 
 

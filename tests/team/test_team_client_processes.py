@@ -11,8 +11,8 @@ from team_helpers import REPO, TeamServer, write
 from memdir.errors import SyncError
 from memdir.server.storage import open_storage
 from memdir.team.client import TeamClient, TeamEndpoint
+from memdir.team.push import push
 from memdir.team.state import PushResult, SyncState
-from memdir.team.sync import push
 from team_servers import ServerProcess
 
 FILES = 300

@@ -11,9 +11,11 @@ from pathlib import Path
 from team_helpers import REPO, TeamServer, write
 
 from memdir.team.client import TeamClient
+from memdir.team.pull import pull
+from memdir.team.push import push
 from memdir.team.scheduler import PushScheduler
 from memdir.team.state import SyncState
-from memdir.team.sync import pull, push, status, sync
+from memdir.team.sync import status, sync
 from memdir.team.watcher import watch_team_memory
 
 MakeClient = Callable[..., TeamClient]

@@ -109,8 +109,8 @@ def test_the_watcher_pulls_then_pushes_changes_and_flushes_on_stop(team_server: 
     other = tmp_path / "other" / "team"
     write(other, "from-teammate.md", "hello\n")
     with TeamClient(team_server.endpoint()) as client:
+        from memdir.team.push import push
         from memdir.team.state import SyncState
-        from memdir.team.sync import push
 
         push(client, SyncState(), str(other))
 

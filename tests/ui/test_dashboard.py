@@ -10,7 +10,8 @@ from starlette.testclient import TestClient
 
 from memdir.server.app import create_app
 from memdir.server.dashboard import token_id
-from memdir.server.storage import Storage, open_storage
+from memdir.server.storage import open_storage
+from memdir.server.storage.base import Storage
 from memdir.team.protocol import API_PATH
 
 SECRET = "gh" + "p_" + "FAKEfake0" * 4

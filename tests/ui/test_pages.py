@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.store.memdir import MemoryDir
 from memdir.ui.app import UiServices, create_ui_app
 
@@ -101,7 +102,8 @@ def test_bad_list_parameters_are_a_400_page_naming_the_value(client: TestClient,
 
 
 def test_many_memories_come_in_pages(client: TestClient, services: UiServices) -> None:
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
 
     for number in range(60):
         services.memory_dir.save(
@@ -402,7 +404,8 @@ def test_the_view_lists_through_the_derived_index_unless_the_settings_turn_it_of
 
 
 def test_a_search_without_filters_shows_the_best_thousand(client: TestClient, services: UiServices) -> None:
-    from memdir.model.memory import Memory, MemoryType
+    from memdir.model.memory import Memory
+    from memdir.model.memory_type import MemoryType
 
     for number in range(1005):
         services.memory_dir.save(

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from memdir.background.loop import ToolOutcome
 from memdir.errors import MemdirError
 from memdir.llm.base import ToolSpec
-from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.model.memory_type import FrontmatterLayout

@@ -14,8 +14,8 @@ import click
 from memdir.cli.listing import complete_memory_file
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import print_table
-from memdir.store.history import Run, Version, iso_time
 from memdir.store.history_ops import HistoryView
+from memdir.store.history_records import Run, Version, iso_time
 
 __all__ = ["diff", "history", "restore", "undo"]
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
-from memdir.instructions import MAX_MEMORY_CHARACTER_COUNT, load_instructions, render_instructions
+from memdir.instructions.discovery import load_instructions
+from memdir.instructions.files import MAX_MEMORY_CHARACTER_COUNT
+from memdir.instructions.render import render_instructions
 
 __all__ = ["instructions"]
 

@@ -11,7 +11,8 @@ from memdir.cli.listing import all_headers, complete_memory_file, filter_headers
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import is_terminal, print_table, show_text
 from memdir.errors import MemoryExists, MemoryNotFound
-from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import is_expired, iso_mtime
 from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_age

@@ -12,7 +12,7 @@ import sys
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
-from memdir.store.history import iso_time
+from memdir.store.history_records import iso_time
 from memdir.store.review import Review, open_review
 
 __all__ = ["review"]

@@ -14,7 +14,8 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation
 from memdir.releases import Release, ReleaseFinder
-from memdir.session_notes import CompactionResult, SessionMemory
+from memdir.session_notes.compact import CompactionResult
+from memdir.session_notes.memory import SessionMemory
 from memdir.session_notes.notes import analyze_section_sizes
 from memdir.session_notes.tokens import rough_token_count
 

@@ -13,11 +13,14 @@ from memdir.cli.extras import require_extra
 from memdir.cli.terminal import is_terminal, print_table, progress, say, show_text
 from memdir.config import watch_history
 from memdir.errors import MemdirError
+from memdir.team import pull as pull_ops
+from memdir.team import push as push_ops
 from memdir.team import sync as sync_ops
 from memdir.team.client import TeamClient, resolve_endpoint
 from memdir.team.protocol import validate_key
 from memdir.team.resolve import pending_conflicts
 from memdir.team.state import Conflict, PullResult, PushResult, SyncReport, SyncState
+from memdir.team.view import MASS_DELETE_FILES, mass_delete_message
 
 __all__ = ["CLIENT_COMMANDS"]
 
@@ -94,7 +97,7 @@ def _report_push(result: PushResult, team_dir: str) -> None:
     if result.held_deletions:
         count = len(result.held_deletions)
         say(
-            sync_ops.mass_delete_message(count, count + result.unchanged + result.uploaded, "from the server"),
+            mass_delete_message(count, count + result.unchanged + result.uploaded, "from the server"),
             err=True,
         )
 
@@ -118,7 +121,7 @@ def _report_pull(result: PullResult, sent: frozenset[str] = frozenset()) -> None
             say(f"kept {key}: {why}", err=True)
     if result.held_deletions:
         count = len(result.held_deletions)
-        say(sync_ops.mass_delete_message(count, count + result.unchanged, "in team/"), err=True)
+        say(mass_delete_message(count, count + result.unchanged, "in team/"), err=True)
     for key, what in result.flagged:
         say(
             f"flagged {key}: it holds {what}, which reads as a prompt tag; kept, and shown to models with the "
@@ -141,7 +144,7 @@ def _conflict_line(conflict: Conflict) -> str:
 _MASS_DELETE_OPTION = click.option(
     "--allow-mass-delete",
     is_flag=True,
-    help=f"Propagate deletions of more than {sync_ops.MASS_DELETE_FILES} files or a quarter of team/ at once.",
+    help=f"Propagate deletions of more than {MASS_DELETE_FILES} files or a quarter of team/ at once.",
 )
 
 
@@ -174,7 +177,7 @@ def report_sync(report: SyncReport) -> None:
 def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
     """Bring the server's changes into team/; local changes not pushed yet are kept and reported."""
     with _session(server, secret, repo) as (client, team_dir):
-        result = sync_ops.pull(client, SyncState(), team_dir, skip_etag_cache=True, allow_mass_delete=allow_mass_delete)
+        result = pull_ops.pull(client, SyncState(), team_dir, skip_etag_cache=True, allow_mass_delete=allow_mass_delete)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -190,7 +193,7 @@ def pull(server: str | None, secret: str | None, repo: str | None, as_json: bool
 def push(server: str | None, secret: str | None, repo: str | None, as_json: bool, allow_mass_delete: bool) -> None:
     """Upload what changed in team/ (edits, new files, deletions); server changes are never overwritten."""
     with _session(server, secret, repo) as (client, team_dir), progress("pushing team memory") as bar:
-        result = sync_ops.push(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete, progress=bar)
+        result = push_ops.push(client, SyncState(), team_dir, allow_mass_delete=allow_mass_delete, progress=bar)
     _report_push(result, team_dir)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))

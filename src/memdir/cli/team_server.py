@@ -11,7 +11,8 @@ import click
 
 from memdir.cli.extras import require_extra
 from memdir.errors import MemdirError
-from memdir.server.storage import DEFAULT_MAX_ENTRIES, Storage, default_database_url, open_storage
+from memdir.server.storage import default_database_url, open_storage
+from memdir.server.storage.base import DEFAULT_MAX_ENTRIES, Storage
 from memdir.team.protocol import API_PATH, validate_key, validate_repo
 
 __all__ = ["SERVER_COMMANDS"]

@@ -27,7 +27,7 @@ import click
 
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.errors import MemdirError, MemoryFormatError
-from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import Memory
 from memdir.recall.similar import near_memories
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from memdir.instructions.globs import split_paths_frontmatter
+from memdir.model.frontmatter import parse_frontmatter
 from memdir.model.index import truncate_entrypoint_content
 from memdir.model.markdown import strip_block_html_comments
-from memdir.model.memory import parse_frontmatter
 from memdir.model.text import utf16_len
 
 __all__ = [

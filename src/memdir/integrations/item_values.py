@@ -35,7 +35,8 @@ from typing import Any
 from memdir.errors import MemoryFormatError, UnsafePathError
 from memdir.integrations.mcp_tools import parse_type
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.model.memory import METADATA_KEY, Memory
+from memdir.model.memory import Memory
+from memdir.model.memory_type import METADATA_KEY
 
 __all__ = ["CONTENT_FORMAT_KEY", "file_for_key", "key_for_file", "matches", "memory_from_value", "value_from_memory"]
 

@@ -20,7 +20,7 @@ from memdir.config import MemoryConfig
 from memdir.errors import MemdirError, MemoryNotFound
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
-from memdir.model.index import ENTRYPOINT_NAME
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.prompt import build_memory_prompt
 from memdir.recall.selector import Selector
@@ -181,7 +181,7 @@ _REQUIRED = {
 
 def _strict_schema(tool: str, schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` with the tool's required arguments and an enum of the memory types for ``type``."""
-    from memdir.model.memory import MEMORY_TYPES
+    from memdir.model.memory_type import MEMORY_TYPES
 
     properties = dict(schema.get("properties", {}))
     if "type" in properties:

@@ -22,7 +22,8 @@ from typing import Any
 from memdir.errors import MemdirError, MemoryFormatError, MemoryNotFound
 from memdir.model.index import IndexEntry
 from memdir.model.markup import neutralise
-from memdir.model.memory import MEMORY_TYPES, Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector import Selector

@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memdir.errors import MemdirError, UnsafePathError
-from memdir.model.index import ENTRYPOINT_NAME, IndexEntry, remove_entry, rename_entry, upsert_entry
+from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.index import IndexEntry, remove_entry, rename_entry, upsert_entry
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.recall.similar import near_memories

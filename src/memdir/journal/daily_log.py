@@ -20,7 +20,7 @@ from memdir.store.files import FILE_MODE, ensure_dir, lock_directory
 from memdir.store.memdir import MemoryDir
 from memdir.store.scan import LOGS_DIRNAME
 
-__all__ = ["LOGS_DIRNAME", "LogEntry", "append_log", "format_bullet", "list_logs", "log_relpath"]
+__all__ = ["LogEntry", "append_log", "format_bullet", "list_logs", "log_relpath"]
 
 _LOG_NAME = re.compile(r"^\d{4}/\d{2}/\d{4}-\d{2}-\d{2}\.md$")
 # A bullet is a note, not a document; a longer text belongs in a topic file.

@@ -25,15 +25,16 @@ from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
 from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, team_secret_guard, watch_history
 from memdir.errors import MemdirError, ModelNotConfigured
-from memdir.journal.daily_log import LOGS_DIRNAME, list_logs
+from memdir.journal.daily_log import list_logs
 from memdir.journal.gate import DreamGate, GateDecision, sessions_since
 from memdir.journal.lock import ConsolidationLock
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
-from memdir.model.index import ENTRYPOINT_NAME
-from memdir.model.memory import FrontmatterLayout
+from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.memory_type import FrontmatterLayout
 from memdir.store.files import read_bytes_limited
 from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import Provenance, acting_as, new_run_id
+from memdir.store.scan import LOGS_DIRNAME
 from memdir.templates import frontmatter_type, render_template
 
 __all__ = ["DreamReport", "arun_dream", "run_dream"]

@@ -16,7 +16,6 @@ from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.text import js_trim, utf16_len, utf16_prefix
 
 __all__ = [
-    "ENTRYPOINT_NAME",
     "MAX_ENTRYPOINT_BYTES",
     "MAX_ENTRYPOINT_LINES",
     "MAX_ENTRY_CHARS",
@@ -121,8 +120,8 @@ def index_overflow(text: str, *, skip_comments: bool) -> str | None:
     """
     measured = text
     if skip_comments:
+        from memdir.model.frontmatter import parse_frontmatter
         from memdir.model.markdown import strip_block_html_comments
-        from memdir.model.memory import parse_frontmatter
 
         measured = strip_block_html_comments(parse_frontmatter(text)[1])
     loaded = truncate_entrypoint_content(measured)

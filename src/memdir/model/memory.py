@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from memdir.model.frontmatter import (
-    decode_memory_bytes,
     frontmatter_block,
     js_key,
     load_yaml,
@@ -39,21 +38,7 @@ from memdir.model.memory_type import (
 from memdir.model.patterns import LazyPattern
 from memdir.model.text import utf16_len
 
-__all__ = [
-    "DESCRIPTION_SOFT_LIMIT",
-    "MEMORY_TYPES",
-    "METADATA_KEY",
-    "FrontmatterLayout",
-    "Memory",
-    "MemoryType",
-    "decode_memory_bytes",
-    "long_description_warning",
-    "normalize_newlines",
-    "parse_frontmatter",
-    "parse_memory_type",
-    "render_frontmatter",
-    "type_from_frontmatter",
-]
+__all__ = ["DESCRIPTION_SOFT_LIMIT", "Memory", "long_description_warning"]
 
 
 DESCRIPTION_SOFT_LIMIT = 200

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from sys import intern
 from typing import NamedTuple, Protocol
 
-from memdir.model.analysis import ANALYSIS_FORMAT, STOP_WORDS, stem, tokenize
+from memdir.model.analysis import ANALYSIS_FORMAT, tokenize
 from memdir.store.scan import MemoryHeader, same_headers
 
-__all__ = ["FIELD_WEIGHTS", "STOP_WORDS", "AnalysisCache", "LexicalIndex", "analysis_version", "stem", "tokenize"]
+__all__ = ["FIELD_WEIGHTS", "AnalysisCache", "LexicalIndex", "analysis_version"]
 
 # Name and description are written to be matched against ("specific enough to judge relevance"),
 # so they weigh more than body text, which is longer and noisier.

@@ -11,7 +11,7 @@ from memdir.model.markup import neutralise
 from memdir.model.timefields import iso_mtime
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["format_manifest", "format_manifest_line", "iso_mtime"]
+__all__ = ["format_manifest", "format_manifest_line"]
 
 
 def format_manifest_line(header: MemoryHeader, *, nested_types: bool = True) -> str:

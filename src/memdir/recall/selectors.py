@@ -1,7 +1,7 @@
 """The lexical selector: BM25F over the memories' headers and the start of their bodies.
 
 It needs no model and no network, so it is the default and the fallback of the model-backed
-selector. The protocol it meets lives in :mod:`memdir.recall.selector` (also importable from here).
+selector. The protocol it meets lives in :mod:`memdir.recall.selector`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from memdir.model.analysis import is_pair
+from memdir.model.analysis import is_pair, tokenize
 from memdir.recall.currency import admitted_newer_first, newer_first
-from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex, tokenize
+from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex
 from memdir.recall.selector import (
-    RankingSelector,
     Selection,
     SelectionRequest,
-    Selector,
     StoreRequest,
     StoreSelection,
     is_tool_manual,
@@ -29,7 +27,7 @@ from memdir.store.scan import MemoryHeader
 if TYPE_CHECKING:
     from memdir.recall.stored_lexical import StoredPostings
 
-__all__ = ["LexicalSelector", "RankingSelector", "Selection", "SelectionRequest", "Selector", "is_tool_manual"]
+__all__ = ["LexicalSelector"]
 
 
 def _covered(weights: Mapping[str, float], terms: Mapping[str, float]) -> float:

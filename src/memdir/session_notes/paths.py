@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 
 from memdir.errors import ConfigError, MemoryFormatError
-from memdir.model.memory import decode_memory_bytes
+from memdir.model.frontmatter import decode_memory_bytes
 from memdir.store.files import FILE_MODE, ensure_dir, read_bytes_limited
 from memdir.templates import load_template
 

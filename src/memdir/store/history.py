@@ -39,10 +39,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from memdir.store.files import FILE_MODE, MAX_MEMORY_FILE_BYTES, ensure_dir
-from memdir.store.history_records import CHANGES, HistoryError, Run, Version, history_path, iso_time
+from memdir.store.history_records import HistoryError, Run, Version
 from memdir.store.provenance import EXTERNAL, current
 
-__all__ = ["CHANGES", "History", "HistoryError", "Run", "Version", "history_path", "iso_time"]
+__all__ = ["History"]
 
 log = logging.getLogger("memdir.history")
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from memdir.errors import MemdirError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.store.history import History, HistoryError, Run, Version, iso_time
+from memdir.store.history import History
+from memdir.store.history_records import HistoryError, Run, Version, iso_time
 from memdir.store.provenance import EXTERNAL, acting_as, current
 
 if TYPE_CHECKING:

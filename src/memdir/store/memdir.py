@@ -29,7 +29,7 @@ from memdir.store.files import (
     remove_file,
     remove_stale_temps,
 )
-from memdir.store.names import default_filename, slugify, unique_filename
+from memdir.store.names import default_filename, unique_filename
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
 
 if TYPE_CHECKING:
@@ -42,13 +42,7 @@ if TYPE_CHECKING:
     from memdir.store.history_ops import HistoryView
     from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
 
-__all__ = [
-    "TEAM_DIRNAME",
-    "MemoryDir",
-    "WriteGuard",
-    "default_filename",
-    "slugify",
-]
+__all__ = ["TEAM_DIRNAME", "MemoryDir", "WriteGuard"]
 
 TEAM_DIRNAME = "team"
 

@@ -22,8 +22,9 @@ from typing import NamedTuple
 
 from memdir.errors import ConfigError, MemdirError, MemoryNotFound
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.store.history import History, HistoryError, history_path, iso_time
+from memdir.store.history import History
 from memdir.store.history_ops import follow_index, put_file
+from memdir.store.history_records import HistoryError, history_path, iso_time
 from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import acting_as, current
 from memdir.store.records import DeleteResult

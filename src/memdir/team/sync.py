@@ -33,27 +33,13 @@ from memdir.team.pull import pull
 from memdir.team.push import PUSH_DEADLINE, push
 from memdir.team.state import PullResult, SyncReport, SyncState
 from memdir.team.view import (
-    MASS_DELETE_FILES,
     conflict_copy,
     if_match,
-    is_mass_delete,
-    mass_delete_message,
     probe,
     read_view,
 )
 
-__all__ = [
-    "MASS_DELETE_FILES",
-    "PUSH_DEADLINE",
-    "TeamStatus",
-    "is_mass_delete",
-    "mass_delete_message",
-    "pull",
-    "push",
-    "restore",
-    "status",
-    "sync",
-]
+__all__ = ["TeamStatus", "restore", "status", "sync"]
 
 
 def sync(

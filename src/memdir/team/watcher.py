@@ -19,9 +19,10 @@ from memdir.store.files import ensure_dir
 from memdir.store.provenance import acting_as, current
 from memdir.team.client import TeamClient
 from memdir.team.local import is_sync_ignored
+from memdir.team.pull import pull
 from memdir.team.scheduler import DEFAULT_DELAY, PushScheduler, is_permanent_failure
 from memdir.team.state import PullResult, SyncState
-from memdir.team.sync import pull, sync
+from memdir.team.sync import sync
 
 __all__ = ["watch_team_memory"]
 

@@ -33,7 +33,8 @@ from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.similar import Near, near_memories
 from memdir.store.history_watch import record_external
-from memdir.store.memdir import MemoryDir, default_filename
+from memdir.store.memdir import MemoryDir
+from memdir.store.names import default_filename
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from memdir.errors import ConfigError
-from memdir.model.memory import MEMORY_TYPES, MemoryType
+from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import is_expired
 from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import memory_age

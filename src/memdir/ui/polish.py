@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from markupsafe import Markup, escape
 
-from memdir.model.memory import MEMORY_TYPES
+from memdir.model.memory_type import MEMORY_TYPES
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["day_group", "highlight", "matched_words", "render_body", "type_counts"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from memdir.errors import ConfigError
-from memdir.server.storage.base import DEFAULT_MAX_ENTRIES, Storage, TokenScope
+from memdir.server.storage.base import Storage
 
-__all__ = ["DEFAULT_MAX_ENTRIES", "Storage", "TokenScope", "default_database_url", "open_storage"]
+__all__ = ["default_database_url", "open_storage"]
 
 
 def default_database_url(config_home: str) -> str:

@@ -14,6 +14,7 @@ from memdir.prompt import memory_index_block, render_user_context
 
 __all__ = ["DESCRIPTIONS", "instruction_blocks", "render_instructions"]
 
+# Claude Code's labels for each kind of CLAUDE.md (SPEC), kept as data: the blocks read as Claude Code's.
 DESCRIPTIONS = {
     InstructionType.PROJECT: " (project instructions, checked into the codebase)",
     InstructionType.LOCAL: " (user's private project instructions, not checked in)",

@@ -174,6 +174,7 @@ class MemoryCommands:
                     rows.append(f"{_size(size)}\t{target.shown}/{rel}")
 
         walk(target.path, "", 1)
+        # The reference memory tool's wording, kept as data: clients and models expect these replies.
         header = f"Here're the files and directories up to 2 levels deep in {target.shown}, excluding hidden items:"
         return header + "\n" + "\n".join(rows)
 

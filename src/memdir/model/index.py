@@ -105,7 +105,7 @@ def truncate_entrypoint_content(raw: str) -> TruncatedIndex:
         reason = f"{line_count} lines (limit: {MAX_ENTRYPOINT_LINES})"
     else:
         reason = f"{line_count} lines and {format_file_size(byte_count)}"
-    warning = (
+    warning = (  # Claude Code's wording (SPEC 3.2), kept as data: the index reads as Claude Code loads it
         f"\n\n> WARNING: {ENTRYPOINT_NAME} is {reason}. Only part of it was loaded. Keep index entries"
         " to one line under ~200 chars; move detail into topic files."
     )

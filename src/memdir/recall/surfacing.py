@@ -65,6 +65,7 @@ def memory_freshness_text(mtime_ms: float, now_ms: float) -> str:
     days = memory_age_days(mtime_ms, now_ms)
     if days <= 1:
         return ""
+    # Claude Code's wording (SPEC), kept as data: a surfaced memory reads byte for byte as there.
     return (
         f"This memory is {days} days old. Memories are point-in-time observations, not live state — "
         "claims about code behavior or file:line citations may be outdated. Verify against current code "
@@ -188,7 +189,7 @@ def read_memory_for_surfacing(
     shown_path = neutralise(path)
     if piece.truncated:
         reason = f"{MAX_SURFACED_BYTES} byte limit" if piece.truncated_by_bytes else f"first {MAX_SURFACED_LINES} lines"
-        content += (
+        content += (  # Claude Code's wording (SPEC), kept as data
             f"\n\n> This memory file was truncated ({reason}). "
             f"Use the Read tool to view the complete file at: {shown_path}"
         )

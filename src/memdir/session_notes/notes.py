@@ -71,6 +71,7 @@ def section_reminders(sizes: dict[str, int], total_tokens: int) -> str:
             + render_template("session_over_budget", totalTokens=str(total_tokens), maxTokens=str(MAX_TOTAL_TOKENS))
         )
     if oversized:
+        # Claude Code's titles (SPEC), kept as data: the update prompt reads as Claude Code's.
         title = (
             "Oversized sections to condense"
             if over_budget

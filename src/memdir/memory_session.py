@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from memdir.journal.dream import DreamReport
     from memdir.llm.base import ChatModel
     from memdir.prompt import PromptConfig
+    from memdir.recall.registry import SelectorKind
     from memdir.recall.selectors import LexicalSelector
     from memdir.session_notes.memory import SessionMemory
     from memdir.store.index_db import MemoryIndex
@@ -50,6 +51,7 @@ class MemorySession:
         memory_dir: MemoryDir | None = None,
         selector: Selector | None = None,
         selector_kind: str | None = None,
+        selector_setting: str = "selector",
         model: ChatModel | None = None,
         model_spec: str | None = None,
         model_timeout: float | None = None,
@@ -58,18 +60,21 @@ class MemorySession:
     ) -> None:
         """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain instead of the
         memory indexes alone. Without ``selector``, ``selector_kind`` or else the settings choose one
-        (``memdir.selector``), built on first use with the memory directory's own derived index as its
-        cache; ``model_timeout`` caps how long a model may take to pick before the offline ranking
-        answers. The model (for the selector and the agents alike) is ``model`` when given, else the
-        one ``model_spec`` names, else ``MEMDIR_MODEL``, else the settings key ``memdir.model``."""
+        (``memdir.<selector_setting>``: ``selector``, or the prompt hook's ``hookSelector``), built
+        on first use with the memory directory's own derived index as its cache; ``model_timeout``
+        caps how long a model may take to pick before the offline ranking answers. The model (for
+        the selector and the agents alike) is ``model`` when given, else the one ``model_spec``
+        names, else ``MEMDIR_MODEL``, else the settings key ``memdir.model``."""
         self.config = config
         self.instructions = instructions
         self._memory_dir = memory_dir
         self.selector_kind = selector_kind
+        self.selector_setting = selector_setting
         self.model_option = model_spec
         self.model_timeout = model_timeout
         self._model = model
         self._selector = selector
+        self._kind: SelectorKind | None = None
         self._recaller: Recaller | None = None
         self._clock = clock
         self.state = RecallState()
@@ -134,20 +139,33 @@ class MemorySession:
         return self.model
 
     # -- recall ------------------------------------------------------------------------------------
+    def selected_kind(self) -> SelectorKind:
+        """The kind of selector this session builds, checked (once) against the registry: the
+        caller's ``selector_kind``, else ``memdir.<selector_setting>``. Asking early reports a
+        wrong kind before the first recall."""
+        if self._kind is None:
+            from memdir.recall.factory import selector_record
+
+            self._kind = selector_record(self.config, self.selector_kind, setting=self.selector_setting)
+        return self._kind
+
     @property
     def selector(self) -> Selector:
         """The recall selector, built on first use: a process that never recalls never loads one."""
         if self._selector is None:
-            from memdir.recall.factory import make_selector
+            from memdir.recall.factory import selector_inputs
+            from memdir.recall.registry import build_selector
 
-            self._selector = make_selector(
+            kind = self.selected_kind()
+            inputs = selector_inputs(
                 self.config,
-                self.selector_kind,
-                self.model_spec,
+                kind,
+                self.model_spec if kind.model else None,  # resolved here only, and only for a kind that uses it
                 load_model=self._load_model,
                 index=self.index,
                 model_timeout=self.model_timeout,
             )
+            self._selector = build_selector(kind, inputs)
         return self._selector
 
     def lexical_ranker(self) -> LexicalSelector:

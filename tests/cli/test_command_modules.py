@@ -42,6 +42,7 @@ def test_a_hook_process_imports_neither_click_nor_other_commands_nor_the_sdks_no
         "click",
         "dataclasses",  # with the inspect, ast and dis it imports, a tenth of a hook process
         "memdir.model.memory",
+        "importlib.metadata",  # the selector and model plugins: read only for a kind or a provider not built in
         "memdir.cli.main",
         "memdir.cli.hooks",
         "memdir.cli.team",

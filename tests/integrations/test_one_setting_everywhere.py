@@ -114,7 +114,7 @@ class Newest:
 @pytest.mark.parametrize("adapter", ADAPTERS, ids=lambda a: a.__name__)
 def test_the_selector_setting_reaches_every_adapter(project, adapter, monkeypatch):
     tmp_path, env = project
-    monkeypatch.setitem(registry._selectors, "newest", lambda inputs: Newest())
+    monkeypatch.setitem(registry._selectors, "newest", registry.SelectorKind("newest", lambda inputs: Newest()))
     # The prompt hook has a setting of its own (it runs while the user waits): set both.
     config = configure(tmp_path, env, {"selector": "newest", "hookSelector": "newest"})
     selector, files = adapter(tmp_path, env, config)

@@ -34,7 +34,7 @@ class Newest:
 
 
 def test_a_kind_added_to_the_table_is_what_the_setting_builds(tmp_path, monkeypatch):
-    monkeypatch.setitem(registry._selectors, "newest", lambda inputs: Newest())
+    monkeypatch.setitem(registry._selectors, "newest", registry.SelectorKind("newest", lambda inputs: Newest()))
     config = config_for(tmp_path, {"selector": "newest"})
     session = MemorySession(config)
     session.memory_dir.save(

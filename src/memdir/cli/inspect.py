@@ -12,13 +12,35 @@ from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
 from memdir.doctor import check_memory_dir
 from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
-from memdir.recall.factory import SELECTOR_KINDS
 from memdir.recall.recaller import Recaller
+from memdir.recall.registry import is_selector, selector_kinds
 from memdir.recall.selector import RankingSelector
 from memdir.store.files import ensure_dir
 from memdir.store.provenance import recorded_as
 
-__all__ = ["doctor", "init", "path", "prompt", "recall"]
+__all__ = ["SelectorChoice", "doctor", "init", "path", "prompt", "recall"]
+
+
+class SelectorChoice(click.Choice[str]):
+    """``--selector``: the kinds the selector registry knows when the command runs, plugins
+    included. A built-in or registered kind is accepted without looking further; the installed
+    plugins are read only for another name (then click's refusal lists every kind) or for help."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return selector_kinds()
+
+    @choices.setter
+    def choices(self, value: tuple[str, ...]) -> None:
+        """Ignored: the choices are the registry's."""
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if isinstance(value, str) and is_selector(value):
+            return value
+        return super().convert(value, param, ctx)
 
 
 @cli.command(epilog="\b\nExamples:\n  memdir path\n  memdir --project ~/code/app path --json")
@@ -91,7 +113,7 @@ Examples:
 @click.option(
     "--selector",
     "selector_kind",
-    type=click.Choice(SELECTOR_KINDS),
+    type=SelectorChoice(),
     default=None,
     help="Who picks: auto (default, settings memdir.selector: llm when a model is set, else lexical), llm, "
     "offline (hybrid when the embed extra is installed, else lexical), lexical, embedding or hybrid.",

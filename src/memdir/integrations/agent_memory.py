@@ -63,10 +63,11 @@ def open_session(
         return session
     if config is None:
         config = resolve_config(project, memory_dir=os.fspath(memory_dir) if memory_dir is not None else None)
-    from memdir.recall.factory import selector_kind as checked_kind
-
-    kind = checked_kind(config, selector_kind, setting="hookSelector")
-    return MemorySession(config, model=model, model_spec=model_spec, selector_kind=kind)
+    built = MemorySession(
+        config, model=model, model_spec=model_spec, selector_kind=selector_kind, selector_setting="hookSelector"
+    )
+    built.selected_kind()  # a wrong kind is reported here, not at the first recall
+    return built
 
 
 def _outcome_text(outcome: Outcome) -> str:

@@ -175,14 +175,11 @@ def _history_in_background(
 def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launcher | None = None) -> HookResult:
     if not hook.prompt:
         return HookResult(note="no prompt")
-    from memdir.recall.factory import selector_kind
-
     path = _state_path(hook, config.config_home)
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
-    session = MemorySession(
-        config, selector_kind=selector_kind(config, setting="hookSelector"), model_timeout=HOOK_SELECTOR_TIMEOUT
-    )
+    session = MemorySession(config, selector_setting="hookSelector", model_timeout=HOOK_SELECTOR_TIMEOUT)
+    session.selected_kind()  # a wrong memdir.hookSelector is reported even when recall skips the prompt
     if session.index is not None:  # a build or a long refresh goes to the background, never into the prompt
         session.index.defer_work = True
     if path is not None:

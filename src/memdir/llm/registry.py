@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the protocol only: resolving a spec must not import the mod
     from memdir.llm.base import ChatModel
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "MODEL_ENV_VAR",
     "SETTINGS_KEY",
     "ProviderFactory",
@@ -60,7 +61,36 @@ def register_provider(prefix: str, factory: ProviderFactory) -> None:
     _providers[prefix] = factory
 
 
+ENTRY_POINT_GROUP = "memdir.models"
+_plugins: dict[str, str] | None = None  # None until the entry points are read: prefix -> why it cannot load
+
+
+def _load_plugins() -> dict[str, str]:
+    """Register the providers other packages declare in the ``memdir.models`` entry-point group,
+    once: the name is the prefix, the object a :data:`ProviderFactory`. Read only when a spec names
+    a prefix that is not known, or the prefixes are listed. A plugin that fails to load is kept
+    with its reason, for the error of a spec that names it."""
+    global _plugins
+    if _plugins is None:
+        from importlib.metadata import entry_points
+
+        _plugins = {}
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name in _providers:
+                continue  # registered in process already (or built in): that one wins
+            try:
+                factory = point.load()
+                if not callable(factory):
+                    raise TypeError(f"{point.value} is not a provider factory")
+                register_provider(point.name, factory)
+            except Exception as exc:  # noqa: BLE001 - a broken plugin must not take the other providers down with it
+                _plugins[point.name] = f"the plugin {point.value!r} cannot be loaded ({type(exc).__name__}: {exc})"
+    return _plugins
+
+
 def known_providers() -> tuple[str, ...]:
+    """Every provider prefix, the installed plugins' included."""
+    _load_plugins()
     return tuple(sorted(_providers))
 
 
@@ -68,20 +98,28 @@ def load_model(spec: str, environment: Environment) -> ChatModel:
     """Build the model a spec names, e.g. "anthropic:claude-sonnet-4-6" or "scripted:/tmp/s.json",
     with the API keys and base URLs of ``environment`` (``MemoryConfig.environment``)."""
     prefix, sep, rest = spec.strip().partition(":")
-    known = ", ".join(f"{p}:..." for p in known_providers())
     if not sep or not rest:
         raise ConfigError(
-            f"model spec {spec!r} must look like PROVIDER:MODEL (known: {known}), "
+            f"model spec {spec!r} must look like PROVIDER:MODEL (known: {_known()}), "
             "e.g. anthropic:claude-sonnet-4-6 or openai:gpt-4o-mini",
             rule="model-spec",
         )
     factory = _providers.get(prefix)
     if factory is None:
-        raise ConfigError(
-            f"model spec {spec!r}: unknown provider {prefix!r}; use one of {known}",
-            rule="model-spec",
-        )
+        broken = _load_plugins().get(prefix)
+        factory = _providers.get(prefix)
+        if broken is not None:
+            raise ConfigError(f"model spec {spec!r}: {broken}", rule="model-spec")
+        if factory is None:
+            raise ConfigError(
+                f"model spec {spec!r}: unknown provider {prefix!r}; use one of {_known()}",
+                rule="model-spec",
+            )
     return factory(rest, environment)
+
+
+def _known() -> str:
+    return ", ".join(f"{p}:..." for p in known_providers())
 
 
 def resolve_model_spec(

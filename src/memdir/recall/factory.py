@@ -19,12 +19,7 @@ from memdir.config import MemoryConfig, open_index
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.lexical import AnalysisCache
-from memdir.recall.registry import (
-    OFFLINE_SELECTORS,
-    SelectorInputs,
-    build_selector,
-    selector_kinds,
-)
+from memdir.recall.registry import SelectorInputs, SelectorKind, build_selector, find_selector, selector_kinds
 from memdir.recall.selector import Selector
 from memdir.settings_table import invalid_setting, setting_source
 
@@ -32,34 +27,54 @@ if TYPE_CHECKING:
     from memdir.llm.base import ChatModel
     from memdir.store.index_db import MemoryIndex
 
-__all__ = ["SELECTOR_KINDS", "analysis_cache", "make_selector", "selector_inputs", "selector_kind"]
+__all__ = [
+    "SELECTOR_KINDS",  # noqa: F822 - module __getattr__
+    "analysis_cache",
+    "make_selector",
+    "selector_inputs",
+    "selector_kind",
+    "selector_record",
+]
 
-SELECTOR_KINDS = selector_kinds()
-_VECTOR_KINDS = frozenset(OFFLINE_SELECTORS) - {"lexical"}
+
+def __getattr__(name: str) -> object:
+    """``SELECTOR_KINDS``, read when asked for: a plugin may add a kind after this module loads."""
+    if name == "SELECTOR_KINDS":
+        return selector_kinds()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def selector_record(config: MemoryConfig, kind: str | None = None, *, setting: str = "selector") -> SelectorKind:
+    """The kind to build: ``kind`` (an option's or a caller's), else the settings key
+    ``memdir.<setting>`` (``selector``, or the prompt hook's ``hookSelector``). The settings table
+    checked the setting's type; which kinds exist is the registry's to say
+    (:func:`~memdir.recall.registry.find_selector`, which looks through the installed plugins for a
+    kind it does not know), here, once per build; this only says where the name came from."""
+    chosen = kind
+    if chosen is None:
+        chosen = config.memdir.hook_selector if setting == "hookSelector" else config.memdir.selector
+    try:
+        return find_selector(chosen)
+    except ConfigError as exc:
+        if exc.rule != "settings":
+            raise  # a plugin that cannot be loaded says so itself
+        kinds = selector_kinds()
+        if kind is not None:
+            raise ConfigError(
+                f"selector {kind!r} is not one of {', '.join(kinds)} (option --selector)", rule="settings"
+            ) from None
+        expected = f"one of {', '.join(kinds[:-1])} or {kinds[-1]}"
+        raise invalid_setting(f"memdir.{setting}", chosen, expected, setting_source(config.settings, setting)) from None
 
 
 def selector_kind(config: MemoryConfig, kind: str | None = None, *, setting: str = "selector") -> str:
-    """The kind to build: ``kind`` (an option's or a caller's), else the settings key
-    ``memdir.<setting>`` (``selector``, or the prompt hook's ``hookSelector``). The settings table
-    checked the setting's type; which kinds exist is the registry's to say, here, once, since a
-    plugin may register a kind after the configuration was resolved."""
-    kinds = selector_kinds()
-    if kind is not None:
-        if kind not in kinds:
-            raise ConfigError(
-                f"selector {kind!r} is not one of {', '.join(kinds)} (option --selector)", rule="settings"
-            )
-        return kind
-    chosen = config.memdir.hook_selector if setting == "hookSelector" else config.memdir.selector
-    if chosen not in kinds:
-        expected = f"one of {', '.join(kinds[:-1])} or {kinds[-1]}"
-        raise invalid_setting(f"memdir.{setting}", chosen, expected, setting_source(config.settings, setting))
-    return chosen
+    """The name of :func:`selector_record`'s kind."""
+    return selector_record(config, kind, setting=setting).name
 
 
 def selector_inputs(
     config: MemoryConfig,
-    kind: str,
+    kind: str | SelectorKind,
     model_spec: str | None = None,
     *,
     load_model: Callable[[str], ChatModel] | None = None,
@@ -67,22 +82,26 @@ def selector_inputs(
     model_timeout: float | None = None,
 ) -> SelectorInputs:
     """The values a selector of ``kind`` is built from, all from ``config`` (its settings and its
-    environment: ``MEMDIR_MODEL``, ``MEMDIR_EMBED_MODEL``, the providers' keys). ``index`` is the
-    derived index the memory directory reads through, when it does: then it keeps the lexical
-    analyses too, and no second index object is opened on the same database. ``load_model`` builds
-    the model (the composition root passes its own, so the selector and the agents share one)."""
-    from memdir.llm import registry
-
+    environment: ``MEMDIR_EMBED_MODEL``, the providers' keys) and only what the kind says it needs.
+    ``model_spec`` is the spec already resolved (``--model``, ``MEMDIR_MODEL``, ``memdir.model``:
+    :attr:`MemorySession.model_spec <memdir.memory_session.MemorySession.model_spec>`).
+    ``index`` is the derived index the memory directory reads through, when it does: then it keeps
+    the lexical analyses too, and no second index object is opened on the same database.
+    ``load_model`` builds the model (the composition root passes its own, so the selector and the
+    agents share one)."""
+    record = find_selector(kind) if isinstance(kind, str) else kind
     vectors = index
-    if vectors is None and kind in _VECTOR_KINDS:
+    if vectors is None and record.vectors:
         vectors = open_index(config)  # a plain directory has no index yet: one for the vectors alone
+    if record.model and load_model is None:
+        from memdir.llm import registry
+
+        load_model = partial(registry.load_model, environment=config.environment)
     return SelectorInputs(
         analyses=analysis_cache(config, index),
         vectors=vectors,
-        model_spec=registry.resolve_model_spec(
-            model_spec, environment_value=config.environment.model, settings_value=config.memdir.model
-        ),
-        load_model=load_model or partial(registry.load_model, environment=config.environment),
+        model_spec=model_spec if record.model else None,
+        load_model=load_model if record.model else None,
         prefilter=config.memdir.selector_prefilter,
         embed_model=config.environment.embed_model or None,
         model_timeout=model_timeout,
@@ -108,6 +127,7 @@ def make_selector(
     load_model: Callable[[str], ChatModel] | None = None,
     index: MemoryIndex | None = None,
     model_timeout: float | None = None,
+    setting: str = "selector",
 ) -> Selector:
     """The selector for ``kind`` (see :data:`SELECTOR_KINDS`; default: the settings key ``memdir.selector``).
 
@@ -115,8 +135,11 @@ def make_selector(
     SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps
     the seconds a model may take before the offline ranking answers instead.
     """
-    chosen = selector_kind(config, kind)
-    inputs = selector_inputs(
-        config, chosen, model_spec, load_model=load_model, index=index, model_timeout=model_timeout
+    from memdir.llm.registry import resolve_model_spec
+
+    record = selector_record(config, kind, setting=setting)
+    spec = resolve_model_spec(
+        model_spec, environment_value=config.environment.model, settings_value=config.memdir.model
     )
-    return build_selector(chosen, inputs)
+    inputs = selector_inputs(config, record, spec, load_model=load_model, index=index, model_timeout=model_timeout)
+    return build_selector(record, inputs)

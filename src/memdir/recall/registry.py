@@ -36,10 +36,14 @@ if TYPE_CHECKING:
     from memdir.recall.embedding import VectorCache
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "OFFLINE_SELECTORS",
     "SelectorFactory",
     "SelectorInputs",
+    "SelectorKind",
     "build_selector",
+    "find_selector",
+    "is_selector",
     "register_selector",
     "selector_kinds",
 ]
@@ -158,35 +162,93 @@ def _auto(inputs: SelectorInputs) -> Selector:
     return _with_model(inputs, model)
 
 
-_selectors: dict[str, SelectorFactory] = {
-    "auto": _auto,
-    "llm": _llm,
-    "offline": _offline,
-    "lexical": _lexical,
-    "embedding": _embedding,
-    "hybrid": _hybrid,
+class SelectorKind(NamedTuple):
+    """One kind of selector: its constructor and what building it needs, so the composition root
+    opens only that (a vector cache for the embedding kinds, the model for the model-backed ones)."""
+
+    name: str
+    build: SelectorFactory
+    vectors: bool = False  # ranks by sentence vectors: gets a vector cache (a derived index) to keep them in
+    model: bool = False  # may use the model (``llm`` needs one; ``auto`` uses one when it is configured)
+
+
+_selectors: dict[str, SelectorKind] = {
+    "auto": SelectorKind("auto", _auto, model=True),
+    "llm": SelectorKind("llm", _llm, model=True),
+    "offline": SelectorKind("offline", _offline, vectors=True),
+    "lexical": SelectorKind("lexical", _lexical),
+    "embedding": SelectorKind("embedding", _embedding, vectors=True),
+    "hybrid": SelectorKind("hybrid", _hybrid, vectors=True),
 }
 
+ENTRY_POINT_GROUP = "memdir.selectors"
+_plugins: dict[str, str] | None = None  # None until the entry points are read: kind -> why it cannot load
 
-def register_selector(kind: str, factory: SelectorFactory) -> None:
-    """Add or replace the constructor for a selector kind."""
+
+def register_selector(kind: str, factory: SelectorFactory, *, vectors: bool = False, model: bool = False) -> None:
+    """Add or replace the constructor for a selector kind; ``vectors`` and ``model`` say what it needs."""
     if not kind or not kind.isidentifier():
         raise ConfigError(f"selector kind {kind!r} must be a non-empty identifier", rule="selector")
-    _selectors[kind] = factory
+    _selectors[kind] = SelectorKind(kind, factory, vectors=vectors, model=model)
+
+
+def _load_plugins() -> dict[str, str]:
+    """Register the selectors other packages declare in the ``memdir.selectors`` entry-point group,
+    once: the name is the kind, the object a :class:`SelectorKind` or a constructor. Read only when
+    a kind is not known or the kinds are listed, so a hook that uses a built-in kind never scans
+    the installed packages. A plugin that fails to load is kept with its reason, for the error of
+    whoever asks for it."""
+    global _plugins
+    if _plugins is None:
+        from importlib.metadata import entry_points
+
+        _plugins = {}
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name in _selectors:
+                continue  # registered in process already (or built in): that one wins
+            try:
+                found = point.load()
+                if isinstance(found, SelectorKind):
+                    register_selector(point.name, found.build, vectors=found.vectors, model=found.model)
+                elif callable(found):
+                    register_selector(point.name, found)
+                else:
+                    raise TypeError(f"{point.value} is neither a SelectorKind nor a constructor")
+            except Exception as exc:  # noqa: BLE001 - a broken plugin must not take the other kinds down with it
+                _plugins[point.name] = f"the plugin {point.value!r} cannot be loaded ({type(exc).__name__}: {exc})"
+    return _plugins
+
+
+def find_selector(kind: str) -> SelectorKind:
+    """The record of ``kind``, looking through the installed plugins when it is not registered;
+    the one check of a kind name, whoever gives it (an option, a setting, a caller)."""
+    record = _selectors.get(kind)
+    if record is None:
+        broken = _load_plugins().get(kind)
+        record = _selectors.get(kind)
+        if record is None:
+            if broken is not None:
+                raise ConfigError(f"selector {kind!r}: {broken}", rule="selector")
+            raise ConfigError(f"selector {kind!r} is not one of {', '.join(_selectors)}", rule="settings")
+    return record
+
+
+def is_selector(kind: str) -> bool:
+    """Whether ``kind`` names a selector (built in, registered or installed as a plugin)."""
+    if kind not in _selectors:
+        _load_plugins()
+    return kind in _selectors
 
 
 def selector_kinds() -> tuple[str, ...]:
-    """Every kind, in table order (``auto`` first): what ``--selector`` and ``memdir.selector`` accept."""
+    """Every kind, in table order (``auto`` first, then plugins): what ``--selector`` and
+    ``memdir.selector`` accept."""
+    _load_plugins()
     return tuple(_selectors)
 
 
-def build_selector(kind: str, inputs: SelectorInputs | None = None) -> Selector:
-    """The selector of ``kind`` built from ``inputs`` (nothing by default: no caches, no model)."""
-    factory = _selectors.get(kind)
-    if factory is None:
-        raise ConfigError(
-            f"selector {kind!r} is not one of {', '.join(_selectors)} "
-            "(option --selector or settings key memdir.selector)",
-            rule="settings",
-        )
-    return factory(inputs or SelectorInputs())
+def build_selector(kind: str | SelectorKind, inputs: SelectorInputs | None = None) -> Selector:
+    """The selector of ``kind`` (a name, or a record already found) built from ``inputs``
+    (nothing by default: no caches, no model)."""
+    record = find_selector(kind) if isinstance(kind, str) else kind
+    return record.build(inputs or SelectorInputs())

@@ -18,7 +18,8 @@ import pytest
 
 from memdir.config import resolve_config
 from memdir.memory_session import MemorySession
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 
 PLUGIN = Path(__file__).parent.parent / "plugins" / "toy_selector"
 MEMORIES = [

@@ -28,20 +28,12 @@ if TYPE_CHECKING:
     from memdir.store.index_db import MemoryIndex
 
 __all__ = [
-    "SELECTOR_KINDS",  # noqa: F822 - module __getattr__
     "analysis_cache",
     "make_selector",
     "selector_inputs",
     "selector_kind",
     "selector_record",
 ]
-
-
-def __getattr__(name: str) -> object:
-    """``SELECTOR_KINDS``, read when asked for: a plugin may add a kind after this module loads."""
-    if name == "SELECTOR_KINDS":
-        return selector_kinds()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def selector_record(config: MemoryConfig, kind: str | None = None, *, setting: str = "selector") -> SelectorKind:
@@ -129,7 +121,9 @@ def make_selector(
     model_timeout: float | None = None,
     setting: str = "selector",
 ) -> Selector:
-    """The selector for ``kind`` (see :data:`SELECTOR_KINDS`; default: the settings key ``memdir.selector``).
+    """The selector for ``kind`` (one of :func:`~memdir.recall.registry.selector_kinds`; default:
+    the settings key ``memdir.<setting>``), for a caller without a session: the model spec is
+    resolved here (``model_spec``, ``MEMDIR_MODEL``, ``memdir.model``).
 
     ``llm`` without a model is an error. ``auto`` with a model that cannot be built (no key, no
     SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps

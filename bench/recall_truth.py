@@ -13,12 +13,14 @@ Per selector:
 - hit@5: the current version (or the one memory that answers) is in the top five of the ranking;
 - rules hit@5: old feedback rules that nothing replaced are still found;
 - expired surfaced: a memory past its ``expires:`` date is surfaced (should never be);
+- linked both: for a question whose answer is split across two memories joined by a ``[[link]]``,
+  recall surfaces both (the linking one matches the question, the linked one holds the figures);
 - duplicate detection: precision and recall of the near-duplicate check on labelled pairs (duplicates
   and updates are pairs that should be flagged, memories on another attribute of the same component
   or the same attribute of another component are pairs that should not), when memdir has one;
 - latency: median and p95 ms of one ranking, warm.
 
-Run: ``python bench/recall_truth.py [--selectors lexical,embedding,hybrid]``; prints a table and writes
+Run: ``python bench/recall_truth.py [--selectors lexical,embedding,hybrid] [--no-links]``; prints a table and writes
 ``bench/results/recall_truth.json``.
 """
 
@@ -78,8 +80,10 @@ def build_store(truth: TruthStore, root: Path, clock: str) -> tuple[MemoryDir, d
     return store, files
 
 
-def evaluate(selector: RankingSelector, store: MemoryDir, truth: TruthStore, files: dict[str, str]) -> dict[str, Any]:
-    recaller = Recaller(store, selector=selector, clock=lambda: float(NOW_S))
+def evaluate(
+    selector: RankingSelector, store: MemoryDir, truth: TruthStore, files: dict[str, str], *, links: bool = True
+) -> dict[str, Any]:
+    recaller = Recaller(store, selector=selector, clock=lambda: float(NOW_S), follow_links=links)
     candidates = store.list()
     selector.rank("warm up the caches", candidates)
     versions: dict[str, list[str]] = {}
@@ -113,6 +117,9 @@ def evaluate(selector: RankingSelector, store: MemoryDir, truth: TruthStore, fil
             target = files[question.expect]
             if question.kind == "expired":
                 add("expired surfaced", float(target in surfaced))
+            elif question.kind == "linked":
+                add("linked hit@5", float(target in ranking[:5]))
+                add("linked both", float(target in surfaced and files[question.also] in surfaced))
             else:
                 add(f"{question.kind} hit@5", float(target in ranking[:5]))
     out = {metric: 100 * statistics.mean(values) for metric, values in counts.items()}
@@ -160,6 +167,7 @@ COLUMNS = (
     "rule hit@5",
     "live hit@5",
     "expired surfaced",
+    "linked both",
     "median ms",
     "p95 ms",
 )
@@ -170,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--selectors", default="lexical,embedding,hybrid")
     parser.add_argument("--languages", default="en,zh")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_truth.json")
+    parser.add_argument("--no-links", action="store_true", help="recall does not follow [[links]] (for comparison)")
     args = parser.parse_args(argv)
     selectors = [name for name in args.selectors.split(",") if name]
     results: dict[str, dict[str, dict[str, float]]] = {}
@@ -188,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                     index = MemoryIndex(store.root, str(Path(tmp) / f"{language}-{clock}-{name}.sqlite3"))
                     selector = build_selector(name, SelectorInputs(vectors=index))
                     assert isinstance(selector, RankingSelector)
-                    figures = evaluate(selector, store, truth, files)
+                    figures = evaluate(selector, store, truth, files, links=not args.no_links)
                     results.setdefault(name, {})[f"{language} {clock}"] = figures
                     index.close()
                     print(f"{name} {language} {clock}: current first {figures['current first']:.1f}", file=sys.stderr)

@@ -41,6 +41,7 @@ class Question(NamedTuple):
     subject: str  # the subject asked about; "" for a question about one memory (``expect``)
     expect: str = ""  # the key of the memory that answers it, for questions outside the grid
     kind: str = "updated"  # updated | static | rule | expired | live | linked
+    also: str = ""  # for a linked question: the key of the linked memory the answer also needs
 
 
 class TruthStore(NamedTuple):
@@ -255,6 +256,68 @@ EN_EXPIRING = (
     ),
 )
 
+# A fact split across two memories: the first links to the second by name, and the question needs
+# both (the first names the component the question asks about, the second holds the figures).
+# (first memory's title, its text, the linked memory's name, its description, the question)
+EN_LINKED = (
+    (
+        "Checkout retries payments",
+        "The checkout API calls the payments gateway through the retry queue",
+        "payments-retry-policy",
+        "Retry queue policy: 5 attempts, exponential backoff capped at 2 minutes, then dead-letter",
+        "How does the checkout API retry failed calls to the payments gateway, how many attempts?",
+    ),
+    (
+        "Search index rebuild",
+        "The search service rebuilds its index nightly with the reindex job",
+        "reindex-job-runbook",
+        "Reindex job runbook: start it from the ops console, it takes 40 minutes and pauses writes",
+        "How long does the search service index rebuild take and how is it started?",
+    ),
+    (
+        "Auth tokens signing",
+        "The auth service signs its session tokens with the shared signing key",
+        "signing-key-rotation",
+        "Signing key rotation happens every 90 days via the vault rotate command",
+        "How often is the key that signs auth service tokens rotated?",
+    ),
+    (
+        "Billing worker schedule",
+        "The billing worker runs the invoice batch from the cron schedule",
+        "invoice-batch-cron",
+        "Invoice batch cron fires at 02:30 UTC on the first of each month",
+        "At what time does the billing worker run its invoice batch?",
+    ),
+    (
+        "Notification provider",
+        "The notification service sends push messages through the vendor account",
+        "push-vendor-limits",
+        "Push vendor limits: 600 messages per minute, bursts above that are dropped silently",
+        "What rate limit applies to push messages from the notification service?",
+    ),
+    (
+        "Ingest pipeline storage",
+        "The ingest pipeline writes raw events to the cold storage bucket",
+        "cold-bucket-retention",
+        "Cold storage bucket keeps objects for 180 days, then a lifecycle rule deletes them",
+        "How long are the ingest pipeline's raw events kept?",
+    ),
+    (
+        "Image resizer cache",
+        "The image resizer serves thumbnails from the edge cache",
+        "edge-cache-purge",
+        "Edge cache purge: call the purge endpoint with the asset prefix; takes about 5 minutes to spread",
+        "How do I purge stale image resizer thumbnails?",
+    ),
+    (
+        "Admin dashboard login",
+        "The admin dashboard logs staff in through the company identity provider",
+        "identity-provider-groups",
+        "Identity provider groups: staff-admins gets write access, staff-readonly gets read access",
+        "Which group gives write access when logging into the admin dashboard?",
+    ),
+)
+
 # --- Chinese --------------------------------------------------------------------------------------
 
 ZH_COMPONENTS = (
@@ -348,9 +411,54 @@ ZH_EXPIRING = (
     ("本迭代重点是计费重构", "这个迭代所有评审优先处理计费重构分支", "这个迭代评审优先处理什么？", False),
 )
 
+ZH_LINKED = (
+    (
+        "结算接口调用支付",
+        "结算接口通过重试队列调用支付网关",
+        "payments-retry-policy",
+        "重试队列策略：最多重试5次，指数退避，上限2分钟，之后进入死信队列",
+        "结算接口调用支付网关失败后怎么重试，重试几次？",
+    ),
+    (
+        "搜索索引重建",
+        "搜索服务每晚用重建任务重建索引",
+        "reindex-job-runbook",
+        "重建任务手册：从运维控制台启动，耗时约40分钟，期间暂停写入",
+        "搜索服务的索引重建要多久，怎么启动？",
+    ),
+    (
+        "认证令牌签名",
+        "认证服务用共享签名密钥签发会话令牌",
+        "signing-key-rotation",
+        "签名密钥每90天轮换一次，用vault的rotate命令",
+        "认证服务签发令牌的密钥多久轮换一次？",
+    ),
+    (
+        "计费任务调度",
+        "计费任务按定时计划跑发票批处理",
+        "invoice-batch-cron",
+        "发票批处理定时在每月1日UTC 02:30触发",
+        "计费任务几点跑发票批处理？",
+    ),
+    (
+        "通知服务推送",
+        "通知服务通过供应商账号发送推送消息",
+        "push-vendor-limits",
+        "推送供应商限额：每分钟600条，超出的部分会被直接丢弃",
+        "通知服务发推送有什么速率限制？",
+    ),
+    (
+        "数据管线存储",
+        "数据管线把原始事件写入冷存储桶",
+        "cold-bucket-retention",
+        "冷存储桶里的对象保留180天，之后由生命周期规则删除",
+        "数据管线的原始事件保留多久？",
+    ),
+)
+
 LANGUAGES = {
-    "en": (EN_COMPONENTS, EN_ATTRIBUTES, EN_RULES, EN_EXPIRING),
-    "zh": (ZH_COMPONENTS, ZH_ATTRIBUTES, ZH_RULES, ZH_EXPIRING),
+    "en": (EN_COMPONENTS, EN_ATTRIBUTES, EN_RULES, EN_EXPIRING, EN_LINKED),
+    "zh": (ZH_COMPONENTS, ZH_ATTRIBUTES, ZH_RULES, ZH_EXPIRING, ZH_LINKED),
 }
 
 
@@ -370,7 +478,7 @@ def _date(days_from_now: int, now_s: int) -> str:
 
 def build_truth_store(language: str, now_s: int, *, seed: int = 23) -> TruthStore:
     """The facts, questions and labelled pairs of one language's store."""
-    components, attributes, rules, expiring = LANGUAGES[language]
+    components, attributes, rules, expiring, linked = LANGUAGES[language]
     rng = random.Random(f"{seed}-{language}")
     facts: list[Fact] = []
     questions: list[Question] = []
@@ -431,4 +539,11 @@ def build_truth_store(language: str, now_s: int, *, seed: int = 23) -> TruthStor
         until = _date(-3 if past else 10, now_s)
         facts.append(Fact(key, "", 0, title, text, text + ".", 14 * DAY, expires=until))
         questions.append(Question(ask, "", expect=key, kind="expired" if past else "live"))
+    for number, (title, text, target, detail, ask) in enumerate(linked):
+        key, also = f"{language}-linked-{number}", f"{language}-linked-{number}-target"
+        age = rng.randint(20, 200) * DAY
+        body = f"{text}. Details: [[{target}]]."
+        facts.append(Fact(key, "", 0, title, text, body, age, kind="reference"))
+        facts.append(Fact(also, "", 0, target, detail, detail + ".", age + DAY, kind="reference"))
+        questions.append(Question(ask, "", expect=key, kind="linked", also=also))
     return TruthStore(language, facts, questions, pairs)

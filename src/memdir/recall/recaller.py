@@ -15,6 +15,7 @@ from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.model.timefields import is_expired
 from memdir.recall.currency import newer_note, newer_on_subject
+from memdir.recall.linked import with_linked
 from memdir.recall.selector import (
     Selection,
     SelectionRequest,
@@ -127,9 +128,12 @@ class Recaller:
         clock: Callable[[], float] = time.time,
         limit: int = MAX_SURFACED_FILES,
         dated_headers: bool = True,
+        follow_links: bool = True,
     ) -> None:
         """``dated_headers``: surfaced memories say when they were saved (Claude Code 2.1.88) or
-        only name their path (2.1.330); see :func:`memory_header`."""
+        only name their path (2.1.330); see :func:`memory_header`. ``follow_links``: a memory a
+        chosen one links to is surfaced after it when it bears on the message (:mod:`memdir.recall.linked`)."""
+        self.follow_links = follow_links
         self.memory_dir = memory_dir
         self.dated_headers = dated_headers
         self.selector: Selector = selector or LexicalSelector()
@@ -201,6 +205,9 @@ class Recaller:
             if stored is not None:
                 by_file = stored.headers
                 files = tuple(dict.fromkeys(name for name in stored.selection.files if name in by_file))
+                if self.follow_links:
+                    # Only the memories the store's ranking read can be reached here (its best 50 or so).
+                    files = with_linked(query, files, by_file, list(by_file.values()), limit=cap)
                 return stored.selection._replace(files=files), by_file
         pool = self.memory_dir.recall_scan() if headers is None else headers
         if any(".conflict-" in header.filename for header in pool):
@@ -221,6 +228,8 @@ class Recaller:
         files = tuple(
             dict.fromkeys(name for name in selection.files if name in by_name and by_name[name].path not in surfaced)
         )
+        if self.follow_links:
+            files = with_linked(query, files, by_name, candidates, limit=cap)
         return Selection(files=files, selector=selection.selector, notes=selection.notes), by_name
 
     def _earlier(self, state: RecallState | None, by_name: Mapping[str, MemoryHeader]) -> list[MemoryHeader]:

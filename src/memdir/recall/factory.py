@@ -53,7 +53,9 @@ def selector_record(config: MemoryConfig, kind: str | None = None, *, setting: s
         kinds = selector_kinds()
         if kind is not None:
             raise ConfigError(
-                f"selector {kind!r} is not one of {', '.join(kinds)} (option --selector)", rule="settings"
+                f"selector {kind!r} is not one of {', '.join(kinds)} "
+                "(the --selector option or a selector_kind argument)",
+                rule="settings",
             ) from None
         expected = f"one of {', '.join(kinds[:-1])} or {kinds[-1]}"
         raise invalid_setting(f"memdir.{setting}", chosen, expected, setting_source(config.settings, setting)) from None

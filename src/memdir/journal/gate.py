@@ -29,7 +29,6 @@ class GateDecision:
     run: bool
     reason: str
     last_consolidated_at: float  # seconds since the epoch, 0 = never
-    hours_since: float
     sessions: tuple[str, ...] = ()  # session ids touched since then, newest first
 
 
@@ -97,17 +96,15 @@ class DreamGate:
         last = self.lock.last_consolidated_at()
         hours = (now - last) / 3600
         if hours < self.min_hours:
-            return GateDecision(False, f"last consolidation {hours:.1f}h ago (< {self.min_hours:g}h)", last, hours)
+            return GateDecision(False, f"last consolidation {hours:.1f}h ago (< {self.min_hours:g}h)", last)
         if self._last_scan is not None and now - self._last_scan < self.scan_interval:
             waited = now - self._last_scan
-            return GateDecision(
-                False, f"sessions scanned {waited:.0f}s ago (throttle {self.scan_interval:g}s)", last, hours
-            )
+            return GateDecision(False, f"sessions scanned {waited:.0f}s ago (throttle {self.scan_interval:g}s)", last)
         self._last_scan = now
         sessions = tuple(sessions_since(self.config.transcripts_dir, last, exclude=current_session))
         if len(sessions) < self.min_sessions:
             reason = f"{len(sessions)} session(s) since the last consolidation (< {self.min_sessions})"
-            return GateDecision(False, reason, last, hours, sessions)
+            return GateDecision(False, reason, last, sessions)
         return GateDecision(
-            True, f"{len(sessions)} sessions in {hours:.1f}h since the last consolidation", last, hours, sessions
+            True, f"{len(sessions)} sessions in {hours:.1f}h since the last consolidation", last, sessions
         )

@@ -77,10 +77,9 @@ class ExternalWatch:
     def _run(self) -> None:
         import watchfiles
 
-        from memdir.store.files import ensure_dir, lock_directory
+        from memdir.store.files import lock_directory
         from memdir.store.history import History
 
-        ensure_dir(self.root)
         history = History(self.root, self.db_path)
         try:
             for changes in watchfiles.watch(
@@ -103,6 +102,8 @@ class ExternalWatch:
                         history.sync()
                 except (sqlite3.Error, OSError, MemdirError) as exc:
                     log.warning("memdir history watch of %s: %s", self.root, exc)
+        except Exception as exc:  # noqa: BLE001  (no watch left, e.g. inotify limits: reads still record)
+            log.warning("memdir history stopped watching %s: %s", self.root, exc)
         finally:
             self._ready.set()
             history.close()
@@ -112,8 +113,8 @@ def watch_external(root: str, db_path: str | None, *, wait: bool = True) -> Exte
     """Start recording outside changes of ``root`` as they happen; None when no history is kept
     (``db_path`` None) or watchfiles is not installed (then changes are recorded at memdir's next
     look, as in any command)."""
-    if db_path is None:
-        return None
+    if db_path is None or not os.path.isdir(root):
+        return None  # a directory that does not exist yet is not made for the watch; reads record
     try:
         import watchfiles  # noqa: F401
     except ImportError:

@@ -15,7 +15,6 @@ from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.model.timefields import is_expired
 from memdir.recall.currency import newer_note, newer_on_subject
-from memdir.recall.linked import with_linked
 from memdir.recall.selector import (
     Selection,
     SelectionRequest,
@@ -207,7 +206,7 @@ class Recaller:
                 files = tuple(dict.fromkeys(name for name in stored.selection.files if name in by_file))
                 if self.follow_links:
                     # Only the memories the store's ranking read can be reached here (its best 50 or so).
-                    files = with_linked(query, files, by_file, list(by_file.values()), limit=cap)
+                    files = _with_linked(query, files, by_file, list(by_file.values()), cap)
                 return stored.selection._replace(files=files), by_file
         pool = self.memory_dir.recall_scan() if headers is None else headers
         if any(".conflict-" in header.filename for header in pool):
@@ -229,7 +228,7 @@ class Recaller:
             dict.fromkeys(name for name in selection.files if name in by_name and by_name[name].path not in surfaced)
         )
         if self.follow_links:
-            files = with_linked(query, files, by_name, candidates, limit=cap)
+            files = _with_linked(query, files, by_name, candidates, cap)
         return Selection(files=files, selector=selection.selector, notes=selection.notes), by_name
 
     def _earlier(self, state: RecallState | None, by_name: Mapping[str, MemoryHeader]) -> list[MemoryHeader]:
@@ -287,6 +286,18 @@ class Recaller:
             selector=selection.selector,
             notes=selection.notes,
         )
+
+
+def _with_linked(
+    query: str, files: tuple[str, ...], by_name: Mapping[str, MemoryHeader], pool: Sequence[MemoryHeader], cap: int
+) -> tuple[str, ...]:
+    """``files`` with the memories they link to (:mod:`memdir.recall.linked`), imported only when a
+    chosen memory has a link: most stores have none, and the prompt hook pays for every import."""
+    if not any("[[" in by_name[file].preview for file in files if file in by_name):
+        return files
+    from memdir.recall.linked import with_linked
+
+    return with_linked(query, files, by_name, pool, limit=cap)
 
 
 def _newer_beside(

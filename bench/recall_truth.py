@@ -17,7 +17,9 @@ Per selector:
   recall surfaces both (the linking one matches the question, the linked one holds the figures);
 - duplicate detection: precision and recall of the near-duplicate check on labelled pairs (duplicates
   and updates are pairs that should be flagged, memories on another attribute of the same component
-  or the same attribute of another component are pairs that should not), when memdir has one;
+  or the same attribute of another component are pairs that should not), when memdir has one, and
+  the precision/recall curve of the lexical overlap, the embedding similarity and their sum (in the
+  JSON; the table gives each one's most recall at a precision of at least 0.9);
 - latency: median and p95 ms of one ranking, warm.
 
 Run: ``python bench/recall_truth.py [--selectors lexical,embedding,hybrid] [--no-links]``; prints a table and writes
@@ -158,6 +160,54 @@ def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, st
     }
 
 
+def duplicate_curve(truth: TruthStore, store: MemoryDir, files: dict[str, str]) -> dict[str, list[list[float]]]:
+    """The precision/recall curve of the pair scores on the labelled pairs: the lexical overlap the
+    check uses, the embedding similarity (its lift over the store's mean, when the ``embed`` extra
+    is installed) and their sum; for each, (floor, precision, recall) at every distinct score."""
+    from memdir.recall.similar import Similarity
+
+    headers = list(store.list())
+    by_file = {header.filename: header for header in headers}
+    similarity = Similarity(headers)
+    scores: dict[str, list[tuple[float, bool]]] = {"lexical": []}
+    pairs = [(by_file[files[a]], by_file[files[b]], label != "different") for a, b, label in truth.pairs]
+    for a, b, wanted in pairs:
+        scores["lexical"].append((similarity.score(a, b), wanted))
+    try:
+        import numpy as np
+
+        from memdir.recall.embedding import load_encoder, memory_text
+
+        encoder = load_encoder()
+    except Exception:  # noqa: BLE001  (no embed extra, no model: the lexical curve alone)
+        encoder = None
+    if encoder is not None:
+        vectors = np.asarray(encoder.encode([memory_text(header) for header in headers]), dtype=np.float32)
+        at = {header.path: i for i, header in enumerate(headers)}
+        mean = float((vectors @ vectors.T).mean())
+        scores["embedding"], scores["sum"] = [], []
+        for (a, b, wanted), (lexical, _) in zip(pairs, scores["lexical"], strict=True):
+            lift = (float(vectors[at[a.path]] @ vectors[at[b.path]]) - mean) / (1.0 - mean)
+            scores["embedding"].append((lift, wanted))
+            scores["sum"].append((lexical + lift, wanted))
+    curves: dict[str, list[list[float]]] = {}
+    for kind, scored in scores.items():
+        scored.sort(key=lambda item: -item[0])
+        positives = max(1, sum(wanted for _, wanted in scored))
+        hits, curve = 0, []
+        for rank, (score, wanted) in enumerate(scored, start=1):
+            hits += wanted
+            curve.append([score, 100 * hits / rank, 100 * hits / positives])
+        curves[kind] = curve
+    return curves
+
+
+def best_recall(curve: list[list[float]], precision: float = 90.0) -> list[float]:
+    """The point of a curve with the most recall at or above ``precision``: (floor, precision, recall)."""
+    kept = [point for point in curve if point[1] >= precision]
+    return max(kept, key=lambda point: point[2]) if kept else [float("nan"), float("nan"), 0.0]
+
+
 COLUMNS = (
     "current first",
     "stale alone",
@@ -183,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     selectors = [name for name in args.selectors.split(",") if name]
     results: dict[str, dict[str, dict[str, float]]] = {}
     detection: dict[str, dict[str, float]] = {}
+    curves: dict[str, dict[str, list[list[float]]]] = {}
     with tempfile.TemporaryDirectory(prefix="memdir-truth-") as tmp:
         for language in args.languages.split(","):
             truth = build_truth_store(language, NOW_S)
@@ -193,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                     found = duplicate_detection(truth, store, files)
                     if found is not None:
                         detection[language] = found
+                        curves[language] = duplicate_curve(truth, store, files)
                 for name in selectors:
                     index = MemoryIndex(store.root, str(Path(tmp) / f"{language}-{clock}-{name}.sqlite3"))
                     selector = build_selector(name, SelectorInputs(vectors=index))
@@ -215,10 +267,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {language} | {found['pairs']:.0f} | {found['precision']:.1f} | {found['recall']:.1f} | "
                 f"{found['duplicate recall']:.1f} |"
             )
+        print("\n| language | pair score | most recall at precision >= 0.9 (floor, precision, recall) |")
+        print("|---|---|---|")
+        for language, by_kind in curves.items():
+            for kind, curve in by_kind.items():
+                floor, precision, recall = best_recall(curve)
+                print(f"| {language} | {kind} | {floor:.3f}, {precision:.1f}, {recall:.1f} |")
     else:
         print("\nnear-duplicate detection: none in this version")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"now": NOW_S, "results": results, "duplicates": detection}
+    payload = {"now": NOW_S, "results": results, "duplicates": detection, "duplicate curves": curves}
     args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")
     return 0

@@ -313,6 +313,8 @@ def summary(samples: list[dict[str, float]], bare: list[dict[str, float]]) -> di
         "wall_ms": statistics.median(s["wall_ms"] for s in samples),
         "cpu_ms": statistics.median(s["cpu_ms"] for s in samples),
         "rss_mb": max(s["rss_mb"] for s in samples),
+        "rss_median_mb": statistics.median(s["rss_mb"] for s in samples),
+        "rss_runs_mb": [round(s["rss_mb"]) for s in samples],
         "ratio": statistics.median(s["wall_ms"] / b["wall_ms"] for s, b in zip(samples, bare, strict=True)),
         "cpu_ratio": statistics.median(s["cpu_ms"] / max(b["cpu_ms"], 1.0) for s, b in zip(samples, bare, strict=True)),
         "walls_ms": [round(s["wall_ms"]) for s in samples],
@@ -379,7 +381,9 @@ def hook_scale(
         (home / "settings.json").write_text(settings, encoding="utf-8")
         env = {**base_env, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
         if random_vectors:
-            seed_vectors(root, home)
+            # In a process of its own: a child's peak memory counts the parent's at the time of
+            # the fork, and the encoder and NumPy would make this one's the largest of all.
+            child([sys.executable, __file__, "--seed-vectors", str(root), str(home)], env=base_env)
         started = time.perf_counter()
         child([*prefix, "reindex", *(["--embed"] if selector != "lexical" else [])], env=env)
         out["embed_s"] = time.perf_counter() - started
@@ -418,8 +422,9 @@ def hook_scale(
 
 
 HOOK_SCALE_HEADER = (
-    "| memories | warm hook: wall ms (× bare) | CPU ms | peak MB | cold hook, never indexed: wall ms (× bare) "
-    "| CPU ms | peak MB | `reindex` after the cold prompt s | bare start ms |\n|---|---|---|---|---|---|---|---|---|"
+    "| memories | warm hook: wall ms (× bare) | CPU ms | peak MB (median / max) "
+    "| cold hook, never indexed: wall ms (× bare) | CPU ms | peak MB (median / max) "
+    "| `reindex` after the cold prompt s | bare start ms |\n|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -429,10 +434,10 @@ def hook_scale_row(r: dict[str, Any]) -> str:
         f"{r['memories']:,}" + ("" if r.get("selector", "lexical") == "lexical" else f" ({r['selector']})"),
         f"{warm['wall_ms']:.0f} ({warm['ratio']:.1f}×)",
         f"{warm['cpu_ms']:.0f}",
-        f"{warm['rss_mb']:.0f}",
+        f"{warm['rss_median_mb']:.0f} / {warm['rss_mb']:.0f}",
         f"{cold['wall_ms']:.0f} ({cold['ratio']:.1f}×)" if cold else "",
         f"{cold['cpu_ms']:.0f}" if cold else "",
-        f"{cold['rss_mb']:.0f}" if cold else "",
+        f"{cold['rss_median_mb']:.0f} / {cold['rss_mb']:.0f}" if cold else "",
         f"{r['reindex_after_cold_s']:.1f}" if cold else f"{r['embed_s']:.1f} (reindex, before the warm runs)",
         f"{r['bare_ms']:.0f}",
     ]
@@ -486,8 +491,12 @@ def main(argv: list[str] | None = None) -> int:
         help="with --selector hybrid/embedding: cache seeded random vectors instead of encoding every memory",
     )
     parser.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--seed-vectors", nargs=2, type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
+    if args.seed_vectors:
+        seed_vectors(*args.seed_vectors)
+        return 0
     if args.in_process:
         if args.one:
             with tempfile.TemporaryDirectory(prefix="memdir-scale-") as tmp:

@@ -59,3 +59,17 @@ def test_recall_accepts_a_selector(run):
     data = json.loads(run("recall", "how do the integration tests work?", "--selector", "lexical", "--json").stdout)
     assert data["selector"] == "lexical"
     assert [m["file"] for m in data["memories"]] == ["feedback_real_db.md"]
+
+
+def test_the_background_reindex_writes_the_vector_matrix_when_the_hook_ranks_by_embedding(run):
+    from memdir.recall.embedding import embedding_available
+
+    if not embedding_available():
+        pytest.skip("the embed extra is not installed: pip install 'memdir[embed]'")
+    index_dir = run.tmp / "home" / "memdir" / "index"
+    run("reindex", "--background")
+    assert not list(index_dir.glob("*.vectors-*"))  # nobody ranks by embedding: nothing encoded
+    (run.tmp / "home" / "settings.json").write_text(json.dumps({"memdir": {"hookSelector": "hybrid"}}))
+    run("reindex", "--background")
+    assert len(list(index_dir.glob("*.vectors-*"))) == 1
+    assert not list(index_dir.glob("*.tmp"))

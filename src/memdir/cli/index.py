@@ -59,11 +59,20 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
         model = state.config.environment.embed_model or None
         try:
             stats, postings = _build(index, rebuild=rebuild, quiet=background)
-            if background:
-                _vector_matrix(index, model, quiet=True, wanted=_ranks_by_embedding(state))
         finally:
             lock.release()
         if background:
+            # Under a lock of its own: encoding a large store takes long, and the next prompt's
+            # background reindex must still be able to bring the rows and postings in step.
+            vectors = FileLock(index.path + ".vectors.lock", mode=FILE_MODE)
+            try:
+                vectors.acquire(timeout=0)
+            except Timeout:
+                return
+            try:
+                _vector_matrix(index, model, quiet=True, wanted=_ranks_by_embedding(state))
+            finally:
+                vectors.release()
             return
         embedded = 0
         if embed:

@@ -57,6 +57,7 @@ __all__ = [
     "agent_memory_dir",
     "agent_writes",
     "extra_guidelines_from_env",
+    "open_dream_dir",
     "open_index",
     "open_memory_dir",
     "read_environment",
@@ -65,6 +66,7 @@ __all__ = [
     "uses_derived_index",
     "watch_external_changes",
     "watch_history",
+    "write_guards",
 ]
 
 # Each memdir settings key's default, as written in a settings file; the keys, their checks and
@@ -315,19 +317,36 @@ def agent_memory_dir(config: MemoryConfig, memory_dir: MemoryDir) -> MemoryDir:
     return ProposalDir(memory_dir, open_review(memory_dir, config.config_home))
 
 
+def write_guards(config: MemoryConfig) -> tuple[WriteGuard, ...]:
+    """The checks every write into the configuration's memory directory passes, whoever opens it:
+    the team secret scan, and the refusal of a read-only memory store (``CLAUDE_MEMORY_STORES``,
+    from the Claude Code release that has stores)."""
+    guards: tuple[WriteGuard, ...] = (team_secret_guard,)
+    if config.memory_stores_env and config.claude_code.rules.memory_stores:  # unset: no import for a hook
+        from memdir.memory_stores import parse_memory_stores, read_only_store_guard
+
+        stores = parse_memory_stores(config.memory_stores_env)
+        if any(store.read_only for store in stores):
+            guards += (read_only_store_guard(stores),)
+    return guards
+
+
+def open_dream_dir(config: MemoryConfig) -> MemoryDir:
+    """The directory as the dream consolidates it: the store's write guards, scan cap and history,
+    on the files themselves. ``MEMORY.md`` stays writable in daily-log mode, where the dream is
+    what writes it; the dream's file tools read and write whole files, so it needs neither the
+    derived index nor the save rules of :func:`open_memory_dir`."""
+    watch_history(config)
+    return MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=write_guards(config))
+
+
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
     """The :class:`MemoryDir` for a configuration, with the team secret guard installed and its
     history watching its writes."""
     watch_history(config)
     read_only = DAILY_LOG_INDEX_REFUSAL if config.daily_log else None
     rules = config.claude_code.rules
-    guards: tuple[WriteGuard, ...] = (team_secret_guard,)
-    if rules.memory_stores and config.memory_stores_env:  # unset: no stores, and no import for a hook
-        from memdir.memory_stores import parse_memory_stores, read_only_store_guard
-
-        stores = parse_memory_stores(config.memory_stores_env)
-        if any(store.read_only for store in stores):
-            guards += (read_only_store_guard(stores),)
+    guards = write_guards(config)
     stamp = _now_iso if rules.stamps_modified else None
     index_check = None
     # A scan cap lifted on purpose is a store too large for any index in context: recall finds its

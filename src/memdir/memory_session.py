@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_memory_dir
+from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_dream_dir, open_memory_dir
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.recaller import Recaller, RecallResult, RecallState
@@ -365,6 +365,7 @@ class MemorySession:
             clock=clock,
             max_turns=max_turns,
             on_progress=on_progress,
+            memory_dir=open_dream_dir(self.config),
         )
 
     async def adream(
@@ -390,6 +391,7 @@ class MemorySession:
             clock=clock,
             max_turns=max_turns,
             on_progress=on_progress,
+            memory_dir=open_dream_dir(self.config),
         )
 
     def _invalidate(self) -> None:

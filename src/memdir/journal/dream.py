@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
-from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, team_secret_guard, watch_history
+from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_dream_dir
 from memdir.errors import MemdirError, ModelNotConfigured
 from memdir.journal.daily_log import list_logs
 from memdir.journal.gate import DreamGate, GateDecision, sessions_since
@@ -125,9 +125,7 @@ def _as_dream() -> contextlib.AbstractContextManager[Provenance]:
     return acting_as(f"dream:{run}", run=run, label="dream")
 
 
-def _tools(config: MemoryConfig) -> tuple[MemoryFileTools, list[FileTool]]:
-    watch_history(config)
-    direct = MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=(team_secret_guard,))
+def _tools(config: MemoryConfig, direct: MemoryDir) -> tuple[MemoryFileTools, list[FileTool]]:
     memory = agent_memory_dir(config, direct)
     memory_tools = MemoryFileTools(memory, check_near=True)
     tools = [
@@ -162,13 +160,14 @@ class _Plan:
 
 def _plan(
     config: MemoryConfig,
+    direct: MemoryDir,
     *,
     force: bool,
     gate: DreamGate | None,
     current_session: str | None,
     clock: Callable[[], float],
 ) -> _Plan:
-    logs = tuple(list_logs(MemoryDir(config.memory_dir)))
+    logs = tuple(list_logs(direct))
     if force:
         last = ConsolidationLock(config.memory_dir, clock=clock).last_consolidated_at()
         sessions = tuple(sessions_since(config.transcripts_dir, last, exclude=current_session))
@@ -239,7 +238,9 @@ class _Options(NamedTuple):
     on_progress: ProgressCallback | None
 
 
-def _prepare(config: MemoryConfig, options: _Options, *, has_model: bool) -> DreamReport | _Prepared:
+def _prepare(
+    config: MemoryConfig, options: _Options, memory_dir: MemoryDir | None, *, has_model: bool
+) -> DreamReport | _Prepared:
     """Everything before the model runs: the gate (unless forced), the dry run, the lock, the prompt."""
     force, dry_run, gate, current_session, clock, max_turns, on_progress = options
     if not config.enabled:
@@ -247,7 +248,8 @@ def _prepare(config: MemoryConfig, options: _Options, *, has_model: bool) -> Dre
     if agent_writes(config) == "off":
         return DreamReport(False, "agents may not change memory (memdir.agentWrites is off)", dry_run=dry_run)
     turns = _max_turns(config, max_turns)
-    plan = _plan(config, force=force, gate=gate, current_session=current_session, clock=clock)
+    direct = memory_dir if memory_dir is not None else open_dream_dir(config)
+    plan = _plan(config, direct, force=force, gate=gate, current_session=current_session, clock=clock)
     if plan.decision is not None and not plan.decision.run:
         return DreamReport(False, plan.decision.reason, plan.sessions, plan.logs, dry_run=dry_run)
     reason = plan.decision.reason if plan.decision is not None else "forced"
@@ -265,7 +267,7 @@ def _prepare(config: MemoryConfig, options: _Options, *, has_model: bool) -> Dre
             False, f"another process (PID {lock.holder()}) is consolidating this memory", plan.sessions, plan.logs
         )
     try:
-        memory_tools, tools = _tools(config)
+        memory_tools, tools = _tools(config, direct)
         system = render_template(
             "dream_consolidation",
             memoryDir=config.memory_dir,
@@ -310,8 +312,11 @@ def run_dream(
     clock: Callable[[], float] = time.time,
     max_turns: int | None = None,
     on_progress: ProgressCallback | None = None,
+    memory_dir: MemoryDir | None = None,
 ) -> DreamReport:
-    """Consolidate the memory of ``config`` if the gate says it is due (or ``force``).
+    """Consolidate the memory of ``config`` if the gate says it is due (or ``force``), in
+    ``memory_dir`` (the session gives its :func:`~memdir.config.open_dream_dir`; one is opened so
+    when none is given).
 
     ``force`` skips the gate but still takes the lock; ``dry_run`` reports the gate's decision and
     the sessions a dream would read without calling the model. ``model`` may be None when no
@@ -319,7 +324,7 @@ def run_dream(
     the lock back and propagates.
     """
     options = _Options(force, dry_run, gate, current_session, clock, max_turns, on_progress)
-    prepared = _prepare(config, options, has_model=model is not None)
+    prepared = _prepare(config, options, memory_dir, has_model=model is not None)
     if isinstance(prepared, DreamReport):
         return prepared
     assert model is not None
@@ -339,10 +344,11 @@ async def arun_dream(
     clock: Callable[[], float] = time.time,
     max_turns: int | None = None,
     on_progress: ProgressCallback | None = None,
+    memory_dir: MemoryDir | None = None,
 ) -> DreamReport:
     """:func:`run_dream` with an asynchronous model."""
     options = _Options(force, dry_run, gate, current_session, clock, max_turns, on_progress)
-    prepared = _prepare(config, options, has_model=model is not None)
+    prepared = _prepare(config, options, memory_dir, has_model=model is not None)
     if isinstance(prepared, DreamReport):
         return prepared
     assert model is not None

@@ -103,3 +103,11 @@ def test_help_lists_the_plugin_kinds(project):
     tmp_path, env = project
     done = memdir(tmp_path, env, "recall", "--help")
     assert "[auto|llm|offline|lexical|embedding|hybrid|toy]" in done.stdout
+
+
+def test_the_architecture_doc_shows_the_plugins_own_entry_points():
+    doc = (Path(__file__).parents[2] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    shown = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    declared = (PLUGIN / "pyproject.toml").read_text(encoding="utf-8")
+    for line in shown.strip().splitlines():
+        assert line in declared.splitlines(), line

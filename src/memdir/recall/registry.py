@@ -2,8 +2,9 @@
 
 Like :mod:`memdir.llm.registry` for models, kinds are looked up, never branched on: adding a
 selector is one new module and one line in :data:`_selectors` (or a :func:`register_selector`
-call from a plugin), and every entry point (CLI, MCP server, hooks, memory tool, Python API)
-offers it, because they all build their selector here through the composition root.
+call, or an entry point in the ``memdir.selectors`` group of another package), and every adapter
+(CLI, MCP server, hooks, memory tool, Python API) offers it, because they all build their
+selector here through the composition root.
 
 A constructor receives :class:`SelectorInputs`: the values it may need, resolved once by the
 caller. Caches are passed in, never discovered: the lexical ranking reads and keeps its analyses

@@ -99,6 +99,21 @@ def test_without_the_plugin_the_kind_is_refused_with_the_known_ones(project):
     assert "'toy' is not one of 'auto', 'llm', 'offline', 'lexical', 'embedding', 'hybrid'" in done.stderr
 
 
+def test_a_plugin_that_cannot_load_is_named_and_hides_nothing_else(project):
+    tmp_path, env = project
+    site = installed(tmp_path / "site")
+    (site / "memdir_toy.py").write_text("raise ImportError('the toy lost its parts')\n", encoding="utf-8")
+    env = {**env, "PYTHONPATH": str(site)}
+    done = memdir(tmp_path, env, "recall", "how do we deploy?", "--selector", "toy", plugin=False)
+    assert done.returncode == 2
+    assert "the plugin 'memdir_toy:TOY' cannot be loaded (ImportError: the toy lost its parts)" in done.stderr
+    done = memdir(
+        tmp_path, env, "recall", "how do we deploy the api to staging?", "--selector", "lexical", plugin=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "deploy.md" in done.stdout
+
+
 def test_help_lists_the_plugin_kinds(project):
     tmp_path, env = project
     done = memdir(tmp_path, env, "recall", "--help")

@@ -10,10 +10,11 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
 from memdir.doctor import check_memory_dir
+from memdir.errors import ConfigError
 from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
 from memdir.recall.recaller import Recaller
-from memdir.recall.registry import is_selector, selector_kinds
+from memdir.recall.registry import find_selector, is_selector, selector_kinds
 from memdir.recall.selector import RankingSelector
 from memdir.store.files import ensure_dir
 from memdir.store.provenance import recorded_as
@@ -38,8 +39,14 @@ class SelectorChoice(click.Choice[str]):
         """Ignored: the choices are the registry's."""
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        if isinstance(value, str) and is_selector(value):
-            return value
+        if isinstance(value, str):
+            if is_selector(value):
+                return value
+            try:
+                find_selector(value)
+            except ConfigError as exc:
+                if exc.rule != "settings":  # an installed plugin that cannot be loaded: say why
+                    self.fail(exc.message, param, ctx)
         return super().convert(value, param, ctx)
 
 

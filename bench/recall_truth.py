@@ -83,8 +83,16 @@ def build_store(truth: TruthStore, root: Path, clock: str) -> tuple[MemoryDir, d
 
 
 def evaluate(
-    selector: RankingSelector, store: MemoryDir, truth: TruthStore, files: dict[str, str], *, links: bool = True
+    selector: RankingSelector,
+    store: MemoryDir,
+    truth: TruthStore,
+    files: dict[str, str],
+    *,
+    links: bool = True,
+    pooled: dict[str, list[float]] | None = None,
 ) -> dict[str, Any]:
+    """The figures of one store; ``pooled``: also collect every question's values and times there,
+    so several stores (the conversations) give figures over all their questions."""
     recaller = Recaller(store, selector=selector, clock=lambda: float(NOW_S), follow_links=links)
     candidates = store.list()
     selector.rank("warm up the caches", candidates)
@@ -97,8 +105,10 @@ def evaluate(
 
     def add(metric: str, value: float) -> None:
         counts.setdefault(metric, []).append(value)
+        if pooled is not None:
+            pooled.setdefault(metric, []).append(value)
 
-    times: list[float] = []
+    times: list[float] = pooled.setdefault("ms", []) if pooled is not None else []
     for question in truth.questions:
         started = time.perf_counter()
         ranking = [header.filename for header, _ in selector.rank(question.query, candidates)]
@@ -124,12 +134,39 @@ def evaluate(
                 add("linked both", float(target in surfaced and files[question.also] in surfaced))
             else:
                 add(f"{question.kind} hit@5", float(target in ranking[:5]))
-    out = {metric: 100 * statistics.mean(values) for metric, values in counts.items()}
+    return figures(counts, times)
+
+
+def figures(counts: dict[str, list[float]], times: list[float]) -> dict[str, Any]:
+    out = {metric: 100 * statistics.mean(values) for metric, values in counts.items() if metric != "ms"}
     out["n updated"] = float(len(counts.get("current first", [])))
-    times.sort()
+    times = sorted(times)
     out["median ms"] = statistics.median(times)
     out["p95 ms"] = times[int(0.95 * (len(times) - 1))]
     return out
+
+
+def conversations(selectors: list[str], languages: list[str], tmp: str, links: bool) -> dict[str, dict[str, Any]]:
+    """The second set (``bench/truth_conversations.py``): every conversation its own store, the
+    figures over all their questions, per selector and language."""
+    from truth_conversations import build_conversation_stores
+
+    results: dict[str, dict[str, Any]] = {}
+    for language in languages:
+        pooled: dict[str, dict[str, list[float]]] = {name: {} for name in selectors}
+        for number, truth in enumerate(build_conversation_stores(language, NOW_S)):
+            root = Path(tmp) / f"conversation-{language}-{number}"
+            store, files = build_store(truth, root, "mtime")
+            for name in selectors:
+                index = MemoryIndex(store.root, str(Path(tmp) / f"conversation-{language}-{number}-{name}.sqlite3"))
+                selector = build_selector(name, SelectorInputs(vectors=index))
+                assert isinstance(selector, RankingSelector)
+                evaluate(selector, store, truth, files, links=links, pooled=pooled[name])
+                index.close()
+        for name in selectors:
+            values = pooled[name]
+            results.setdefault(name, {})[f"{language} conversations"] = figures(values, values.get("ms", []))
+    return results
 
 
 def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, str]) -> dict[str, float] | None:
@@ -229,13 +266,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--languages", default="en,zh")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_truth.json")
     parser.add_argument("--no-links", action="store_true", help="recall does not follow [[links]] (for comparison)")
+    parser.add_argument(
+        "--set", choices=("grid", "conversations"), default="grid", help="which stores (bench/truth_conversations.py)"
+    )
     args = parser.parse_args(argv)
     selectors = [name for name in args.selectors.split(",") if name]
     results: dict[str, dict[str, dict[str, float]]] = {}
     detection: dict[str, dict[str, float]] = {}
     curves: dict[str, dict[str, list[list[float]]]] = {}
     with tempfile.TemporaryDirectory(prefix="memdir-truth-") as tmp:
-        for language in args.languages.split(","):
+        if args.set == "conversations":
+            results.update(conversations(selectors, args.languages.split(","), tmp, not args.no_links))
+        for language in args.languages.split(",") if args.set == "grid" else ():
             truth = build_truth_store(language, NOW_S)
             for clock in CLOCKS:
                 root = Path(tmp) / f"{language}-{clock}"

@@ -1,6 +1,7 @@
 """Recall follows a [[link]] from a chosen memory to the memory it links to, when that bears on the message."""
 
-from memdir.model.memory import Memory, MemoryType
+from memdir.model.memory import Memory
+from memdir.model.memory_type import MemoryType
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selectors import LexicalSelector
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex

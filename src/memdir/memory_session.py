@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING
 from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_dream_dir, open_memory_dir
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
-from memdir.recall.recaller import Recaller, RecallResult, RecallState
-from memdir.recall.selector import Selector
 from memdir.store.files import ensure_dir
 from memdir.store.memdir import MemoryDir
 
@@ -33,7 +31,9 @@ if TYPE_CHECKING:
     from memdir.journal.dream import DreamReport
     from memdir.llm.base import ChatModel
     from memdir.prompt import PromptConfig
+    from memdir.recall.recaller import Recaller, RecallResult, RecallState
     from memdir.recall.registry import SelectorKind
+    from memdir.recall.selector import Selector
     from memdir.recall.selectors import LexicalSelector
     from memdir.session_notes.memory import SessionMemory
     from memdir.store.index_db import MemoryIndex
@@ -77,11 +77,24 @@ class MemorySession:
         self._kind: SelectorKind | None = None
         self._recaller: Recaller | None = None
         self._clock = clock
-        self.state = RecallState()
+        self._state: RecallState | None = None
         self._section: str | None = None
         self._section_built = False
         self._context: str | None = None
         self._context_built = False
+
+    @property
+    def state(self) -> RecallState:
+        """What this conversation has been shown and has read, so recall does not repeat it."""
+        if self._state is None:
+            from memdir.recall.recaller import RecallState
+
+            self._state = RecallState()
+        return self._state
+
+    @state.setter
+    def state(self, value: RecallState) -> None:
+        self._state = value
 
     @property
     def memory_dir(self) -> MemoryDir:
@@ -180,6 +193,8 @@ class MemorySession:
     @property
     def recaller(self) -> Recaller:
         if self._recaller is None:
+            from memdir.recall.recaller import Recaller
+
             self._recaller = Recaller(
                 self.memory_dir,
                 selector=self.selector,
@@ -254,6 +269,8 @@ class MemorySession:
     def recall(self, message: str, *, recent_tools: Sequence[str] = ()) -> RecallResult:
         """Memories relevant to a user message that this conversation has not seen yet."""
         if not self.config.enabled:
+            from memdir.recall.recaller import RecallResult
+
             return RecallResult(skipped=f"auto memory is disabled ({self.config.disabled_reason})")
         return self.recaller.recall(message, state=self.state, recent_tools=recent_tools)
 

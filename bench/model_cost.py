@@ -31,8 +31,8 @@ from memdir.conversation import Block, ConversationMessage
 from memdir.extract import Extractor
 from memdir.llm import ChatRequest, ScriptedModel
 from memdir.recall.llm_selector import LLMSelector
-from memdir.recall.selector import SelectionRequest
-from memdir.store.memdir import MemoryDir
+from memdir.recall.selector_protocol import SelectionRequest
+from memdir.store.directory import MemoryDir
 
 SIZES = (20, 200, 2000)
 QUERIES = (
@@ -88,7 +88,7 @@ def build_store(root: Path, count: int, rng: random.Random) -> None:
 
 
 def selector_cost(store: MemoryDir, threshold: int | None) -> float:
-    candidates = store.list()
+    candidates = store.headers()
     totals = []
     for query in QUERIES:
         model = ScriptedModel([{"json": {"selected_memories": []}}])

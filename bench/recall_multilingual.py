@@ -34,9 +34,9 @@ from memdir.errors import MemdirError
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.registry import SelectorInputs, build_selector
-from memdir.recall.selector import RankingSelector, SelectionRequest
+from memdir.recall.selector_protocol import RankingSelector, SelectionRequest
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import MemoryIndex
-from memdir.store.memdir import MemoryDir
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -61,7 +61,7 @@ def build_store(language: str, root: Path) -> tuple[MemoryDir, dict[int, str], i
 
 
 def evaluate(selector: RankingSelector, store: MemoryDir, files: dict[int, str], language: str) -> dict[str, Any]:
-    candidates = store.list()
+    candidates = store.headers()
     selector.rank("warm up", candidates)
     rows: list[dict[str, Any]] = []
     for number, (_, texts) in enumerate(TOPICS):

@@ -39,11 +39,11 @@ from typing import Any
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.currency import newer_first
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.registry import SelectorInputs, build_selector
-from memdir.recall.selector import RankingSelector, SelectionRequest, StoreRequest
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.selector_protocol import RankingSelector, SelectionRequest, StoreRequest
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import MemoryIndex
-from memdir.store.memdir import MemoryDir
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "bench" / "locomo" / "locomo-dev.json"
@@ -155,7 +155,7 @@ def evaluate(
     questions: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """One row per question; ``selector=None`` scores the oracle (the ceiling)."""
-    candidates = store.list()
+    candidates = store.headers()
     cited_anywhere = set().union(*cites.values()) if cites else set()
     if selector is not None:
         selector.rank("warm up the caches", candidates)
@@ -191,7 +191,7 @@ def evaluate(
 def off_topic_silence(selector: RankingSelector | None, store: MemoryDir) -> float:
     if selector is None:
         return 1.0
-    candidates = store.list()
+    candidates = store.headers()
     quiet = sum(1 for q in OFF_TOPIC if not selector.select(SelectionRequest(q, candidates, limit=5)).files)
     return quiet / len(OFF_TOPIC)
 

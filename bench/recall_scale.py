@@ -44,12 +44,12 @@ from pathlib import Path
 from typing import Any
 
 from memdir.integrations.hooks_install import hook_command_prefix
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.manifest import format_manifest
 from memdir.recall.recaller import Recaller
 from memdir.recall.registry import SelectorInputs, build_selector
-from memdir.recall.selectors import LexicalSelector
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
-from memdir.store.memdir import MemoryDir
 from memdir.store.scan import ScanCache, scan_memory_files
 
 HERE = Path(__file__).resolve().parent

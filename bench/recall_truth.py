@@ -44,9 +44,9 @@ from memdir.model.memory_type import MemoryType
 from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.registry import SelectorInputs, build_selector
-from memdir.recall.selector import RankingSelector
+from memdir.recall.selector_protocol import RankingSelector
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import MemoryIndex
-from memdir.store.memdir import MemoryDir
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -94,7 +94,7 @@ def evaluate(
     """The figures of one store; ``pooled``: also collect every question's values and times there,
     so several stores (the conversations) give figures over all their questions."""
     recaller = Recaller(store, selector=selector, clock=lambda: float(NOW_S), follow_links=links)
-    candidates = store.list()
+    candidates = store.headers()
     selector.rank("warm up the caches", candidates)
     versions: dict[str, list[str]] = {}
     for fact in sorted(truth.facts, key=lambda f: f.version):
@@ -175,7 +175,7 @@ def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, st
         from memdir.recall.similar import Similarity
     except ImportError:
         return None
-    headers = {header.filename: header for header in store.list()}
+    headers = {header.filename: header for header in store.headers()}
     similarity = Similarity(list(headers.values()))
     found = {"tp": 0, "fp": 0, "fn": 0, "dup_tp": 0, "dup_n": 0}
     for a, b, label in truth.pairs:
@@ -203,7 +203,7 @@ def duplicate_curve(truth: TruthStore, store: MemoryDir, files: dict[str, str]) 
     is installed) and their sum; for each, (floor, precision, recall) at every distinct score."""
     from memdir.recall.similar import Similarity
 
-    headers = list(store.list())
+    headers = list(store.headers())
     by_file = {header.filename: header for header in headers}
     similarity = Similarity(headers)
     scores: dict[str, list[tuple[float, bool]]] = {"lexical": []}

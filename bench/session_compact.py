@@ -2,7 +2,7 @@
 
 For each size: the time to count the context (tokenCountWithEstimation, which stops at the
 last usage report) and to estimate every message (the no-usage fallback), the time to plan the
-compaction from notes on disk (SessionMemory.compact: read notes, keep-index walk, invariant
+compaction from notes on disk (SessionNotes.compact: read notes, keep-index walk, invariant
 adjustment, summary), and how many messages and tokens are kept. The notes cover all but the
 last ~5% of the conversation, as after a regular update. Prints a table and writes
 bench/results/session_compact.json.
@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from memdir.conversation import Block, ConversationMessage
-from memdir.session_notes import CompactionResult, SessionMemory, SessionPaths, SessionState
+from memdir.session_notes import CompactionResult, SessionNotes, SessionPaths, SessionState
 from memdir.session_notes.paths import load_session_template
 from memdir.session_notes.tokens import estimate_message_tokens, token_count_with_estimation
 
@@ -91,7 +91,7 @@ def main() -> None:
                 handle.write(notes_text(tmp))
             covered = messages[int(len(messages) * 0.95) - 1]
             state = SessionState(True, size, covered.uuid, covered.uuid)
-            memory = SessionMemory(paths, state=state, persist=False)
+            memory = SessionNotes(paths, state=state, persist=False)
             count_ms, tokens = timed(lambda m=messages: token_count_with_estimation(m), args.repeat)
             estimate_ms, _ = timed(lambda m=messages: estimate_message_tokens(m), args.repeat)
             compact_ms, result = timed(lambda m=messages, mem=memory: mem.compact(m, wait=False), args.repeat)

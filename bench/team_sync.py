@@ -282,7 +282,7 @@ def base_rows(files: int, workdir: Path) -> list[dict[str, object]]:
     """The recorded base alone (no server, CPU seconds of this process): a repository of ``files``
     keys recorded once, then what a push of a 1% change records (one update per batch of 150 keys)
     and what a first pull records (one update per 25 keys settled)."""
-    from memdir.team.base import load_base, update_base
+    from memdir.team.sync_base import load_base, update_base
 
     team = workdir / f"base-{files}-{uuid.uuid4().hex[:6]}" / "team"
     team.mkdir(parents=True)

@@ -5,7 +5,7 @@ import pytest
 from memdir.doctor import check_memory_dir
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 
 def build_bad_store(tmp_path):

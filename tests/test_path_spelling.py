@@ -18,7 +18,7 @@ from source_modules import parsed_modules
 HOME = "containment.py"
 
 # Text, not paths: these normalise memory names (slugs, name comparison) or analyse prose.
-TEXT_LEVEL = ("model/", "store/names.py", "store/memdir.py", "recall/minilm.py")
+TEXT_LEVEL = ("model/", "store/names.py", "store/directory.py", "recall/minilm.py")
 
 PATH_SPELLER = re.compile(r"^_?(nfc\w*|\w*_nfc|spell_\w+|\w+_lexical|normali[sz]e_(path|root|dir)\w*)$")
 CONTAINMENT_CHECKS = re.compile(r"^_?(contain|within|is_within|inside)$")

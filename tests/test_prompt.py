@@ -60,7 +60,7 @@ def test_the_section_never_contains_the_index_and_is_stable(tmp_path):
     session.clear()
     after = session.system_prompt_section()
     context = session.user_context()
-    [saved] = session.memory_dir.list()
+    [saved] = session.memory_dir.headers()
     assert context is not None and f"]({saved.filename})" in context  # the index goes to the user context
     assert "Mobile freeze starts 2026-03-05" in context
     assert before is not None and after == before

@@ -2,7 +2,7 @@
 
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 TOPICS = ["deploy", "database", "release", "billing", "search", "mobile", "auth"]
 

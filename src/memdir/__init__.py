@@ -28,15 +28,15 @@ if TYPE_CHECKING:
     from memdir.memory_session import MemorySession as MemorySession
     from memdir.model.memory import Memory as Memory
     from memdir.model.memory_type import MemoryType as MemoryType
+    from memdir.recall.lexical_selector import LexicalSelector as LexicalSelector
     from memdir.recall.recaller import Recaller as Recaller
     from memdir.recall.recaller import RecallResult as RecallResult
     from memdir.recall.recaller import RecallState as RecallState
-    from memdir.recall.selector import Selection as Selection
-    from memdir.recall.selector import SelectionRequest as SelectionRequest
-    from memdir.recall.selector import Selector as Selector
-    from memdir.recall.selectors import LexicalSelector as LexicalSelector
+    from memdir.recall.selector_protocol import Selection as Selection
+    from memdir.recall.selector_protocol import SelectionRequest as SelectionRequest
+    from memdir.recall.selector_protocol import Selector as Selector
     from memdir.recall.surfacing import SurfacedMemory as SurfacedMemory
-    from memdir.store.memdir import MemoryDir as MemoryDir
+    from memdir.store.directory import MemoryDir as MemoryDir
     from memdir.store.records import DeleteResult as DeleteResult
     from memdir.store.records import MemoryRecord as MemoryRecord
     from memdir.store.records import SaveResult as SaveResult
@@ -62,10 +62,10 @@ __getattr__, __all__ = lazy_exports(
         "memdir.model.memory": ["Memory"],
         "memdir.model.memory_type": ["MemoryType"],
         "memdir.recall.recaller": ["Recaller", "RecallResult", "RecallState"],
-        "memdir.recall.selector": ["Selection", "SelectionRequest", "Selector"],
-        "memdir.recall.selectors": ["LexicalSelector"],
+        "memdir.recall.selector_protocol": ["Selection", "SelectionRequest", "Selector"],
+        "memdir.recall.lexical_selector": ["LexicalSelector"],
         "memdir.recall.surfacing": ["SurfacedMemory"],
-        "memdir.store.memdir": ["MemoryDir"],
+        "memdir.store.directory": ["MemoryDir"],
         "memdir.store.records": ["DeleteResult", "MemoryRecord", "SaveResult"],
         "memdir.store.scan": ["MemoryHeader"],
     },

@@ -31,8 +31,8 @@ from memdir.model.index import truncate_entrypoint_content
 from memdir.model.markup import neutralise
 from memdir.paths import find_canonical_git_root, memory_base, project_root, sanitize_path
 from memdir.prompt import PromptConfig, build_memory_lines
+from memdir.store.directory import MemoryDir
 from memdir.store.files import atomic_write, ensure_dir, read_bytes_limited, remove_file
-from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template
 
 __all__ = [

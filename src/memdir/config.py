@@ -43,8 +43,8 @@ from memdir.settings_table import (
     resolve_memdir_settings,
     setting_value,
 )
+from memdir.store.directory import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.files import WriteObserver, observe_writes
-from memdir.store.memdir import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.scan import cache_file_path
 
 if TYPE_CHECKING:

@@ -29,8 +29,8 @@ from memdir.model.markup import describe_markup, find_markup
 from memdir.model.memory import Memory
 from memdir.model.yaml12 import load_yaml12
 from memdir.recall.hygiene import store_notes
+from memdir.store.directory import MemoryDir
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, read_bytes_limited, remove_stale_temps, stale_temp_files
-from memdir.store.memdir import MemoryDir
 from memdir.store.scan import HEADER_LINES, LOGS_DIRNAME
 
 # Index lines added or dropped per lock hold by ``fix``: big enough that 10,000 lines take a few
@@ -463,5 +463,5 @@ def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Prog
         for index_rel in indexes:
             found, _ = _check_index(memory_dir, index_rel, memories, False)
             index_problems.extend(found)
-    notes = tuple(Problem(*note) for note in store_notes(memory_dir.list(), memories, time.strftime("%Y-%m-%d")))
+    notes = tuple(Problem(*note) for note in store_notes(memory_dir.headers(), memories, time.strftime("%Y-%m-%d")))
     return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=notes)

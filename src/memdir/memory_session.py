@@ -23,19 +23,19 @@ from typing import TYPE_CHECKING
 from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_dream_dir, open_memory_dir
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
+from memdir.store.directory import MemoryDir
 from memdir.store.files import ensure_dir
-from memdir.store.memdir import MemoryDir
 
 if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
     from memdir.journal.dream import DreamReport
     from memdir.llm.base import ChatModel
     from memdir.prompt import PromptConfig
+    from memdir.recall.lexical_selector import LexicalSelector
     from memdir.recall.recaller import Recaller, RecallResult, RecallState
     from memdir.recall.registry import SelectorKind
-    from memdir.recall.selector import Selector
-    from memdir.recall.selectors import LexicalSelector
-    from memdir.session_notes.memory import SessionMemory
+    from memdir.recall.selector_protocol import Selector
+    from memdir.session_notes.session import SessionNotes
     from memdir.store.index_db import MemoryIndex
 
 __all__ = ["MemorySession"]
@@ -186,7 +186,7 @@ class MemorySession:
         index, or the analyses file under the config home): what search and the framework stores
         rank with beside the recall selector."""
         from memdir.recall.factory import analysis_cache
-        from memdir.recall.selectors import LexicalSelector
+        from memdir.recall.lexical_selector import LexicalSelector
 
         return LexicalSelector(cache=analysis_cache(self.config, self.index))
 
@@ -323,7 +323,7 @@ class MemorySession:
         persist: bool = True,
         clock: Callable[[], float] = time.monotonic,
         lock_timeout: float = 10.0,
-    ) -> SessionMemory:
+    ) -> SessionNotes:
         """The compaction notes of one Claude Code session (``session_id``, or the file name of its
         ``transcript``), under the project's transcripts directory, with the thresholds and the
         compaction switch of ``memdir.sessionMemory`` and the environment's
@@ -332,8 +332,8 @@ class MemorySession:
         ``with_model`` attaches the session's model when one is configured (an update without one
         raises :class:`~memdir.errors.ModelNotConfigured`); reading, status and compaction need
         none, so they pass False and never import a provider SDK."""
-        from memdir.session_notes.memory import SessionMemory
         from memdir.session_notes.paths import SessionPaths
+        from memdir.session_notes.session import SessionNotes
         from memdir.session_notes.thresholds import (
             compact_thresholds,
             should_use_session_memory_compaction,
@@ -344,7 +344,7 @@ class MemorySession:
         name = session_id or _session_id_of(transcript)
         setting = config.memdir.session_memory
         environment = config.environment
-        return SessionMemory(
+        return SessionNotes(
             SessionPaths.for_session(name, transcripts_dir=config.transcripts_dir, config_home=config.config_home),
             model=self.model if with_model and self.model_spec is not None else None,
             thresholds=update_thresholds(setting),

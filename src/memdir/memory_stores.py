@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from memdir.environment import VARIABLES
 from memdir.errors import ConfigError, UnsafePathError
-from memdir.store.memdir import TEAM_DIRNAME, WriteGuard
+from memdir.store.directory import TEAM_DIRNAME, WriteGuard
 
 __all__ = ["MemoryStore", "parse_memory_stores", "read_only_store_guard"]
 

@@ -5,7 +5,7 @@ import pytest
 from memdir.background.file_tools import MemoryFileTools
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 
 @pytest.fixture

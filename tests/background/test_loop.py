@@ -4,7 +4,7 @@ from memdir.background.file_tools import MemoryFileTools
 from memdir.background.loop import agent_steps, arun_agent, run_agent
 from memdir.llm.base import Message
 from memdir.llm.scripted import ScriptedModel
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 
 def steps(tools, max_turns=5):

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from memdir.cli import cli
+from memdir.store.directory import MemoryDir
 from memdir.store.links import LinkResolver, find_links, link_key
-from memdir.store.memdir import MemoryDir
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_links_resolve_by_name_or_stem_ignoring_case_and_separators(tmp_path):
     mem.mkdir()
     write(mem, "project_checkout.md", "checkout-latency", "Checkout p95")
     store = MemoryDir(mem)
-    resolver = LinkResolver(store.list())
+    resolver = LinkResolver(store.headers())
     for spelling in (
         "checkout-latency",
         "Checkout Latency",

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from memdir.cli import cli
 from memdir.doctor import check_memory_dir
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 
 @pytest.fixture

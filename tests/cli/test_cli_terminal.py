@@ -8,7 +8,7 @@ import pytest
 
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from terminal_helpers import on_terminal
 
 

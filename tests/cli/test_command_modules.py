@@ -54,7 +54,7 @@ def test_a_hook_process_imports_neither_click_nor_other_commands_nor_the_sdks_no
         "memdir.team.client",
         "memdir.journal.dream",
         "memdir.extract.extractor",
-        "memdir.session_notes.memory",
+        "memdir.session_notes.session",
         # the prompt hook only reads: it never opens or imports the history (it does read the derived
         # index, which is SQLite too, so sqlite3 itself is expected)
         "memdir.store.history",

@@ -20,7 +20,7 @@ from memdir.extract import Extractor, load_cursor
 from memdir.llm import ScriptedModel
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 
 @pytest.fixture

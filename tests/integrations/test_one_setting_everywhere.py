@@ -26,7 +26,7 @@ from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall import registry
-from memdir.recall.selector import Selection, SelectionRequest
+from memdir.recall.selector_protocol import Selection, SelectionRequest
 from memdir.ui.services import build_services
 
 TIMEOUT = 30

@@ -12,7 +12,7 @@ from memdir.journal import append_log, list_logs
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 TZ = timezone(timedelta(hours=-7))
 

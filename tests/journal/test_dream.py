@@ -11,7 +11,7 @@ from memdir.cli import cli
 from memdir.errors import ModelNotConfigured, ModelTimeout
 from memdir.journal import append_log, arun_dream, run_dream
 from memdir.llm import ScriptedModel
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 TOPIC = "---\nname: Deploy day\ndescription: Deploys happen on Tuesdays only\ntype: project\n---\nDeploy on Tuesdays.\n"
 

@@ -10,8 +10,8 @@ from memdir.cli import cli
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.lexical import _decode, _Doc, _encode
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller
-from memdir.recall.selectors import LexicalSelector
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
 from topic_store import fill
 

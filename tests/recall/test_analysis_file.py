@@ -6,9 +6,9 @@ from memdir.integrations.hooks import run_hook
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.analysis_file import AnalysisFile, analysis_file_path
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller
-from memdir.recall.selectors import LexicalSelector
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.scan import cache_file_path
 from topic_store import fill
 

@@ -5,7 +5,7 @@ import pytest
 from memdir.errors import ConfigError
 from memdir.model.memory_type import MemoryType
 from memdir.recall.batch import parse_batch_line, rank_batch
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
 

@@ -6,10 +6,10 @@ import time
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.hybrid import HybridSelector
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller
-from memdir.recall.selector import SelectionRequest
-from memdir.recall.selectors import LexicalSelector
-from memdir.store.memdir import MemoryDir
+from memdir.recall.selector_protocol import SelectionRequest
+from memdir.store.directory import MemoryDir
 
 DAY = 86_400
 NOW = time.time()
@@ -43,19 +43,19 @@ QUESTION = "What is the checkout API p95 response time under load?"
 def test_the_newer_memory_on_a_subject_ranks_above_the_stale_one_that_matches_more_words(tmp_path):
     store = latency_store(tmp_path)
     selector = LexicalSelector()
-    scored = [h.filename for h, _ in selector.scored(QUESTION, store.list())]
+    scored = [h.filename for h, _ in selector.scored(QUESTION, store.headers())]
     assert scored.index("old.md") < scored.index("new.md")  # relevance alone prefers the stale figure
-    ranked = [h.filename for h, _ in selector.rank(QUESTION, store.list())]
+    ranked = [h.filename for h, _ in selector.rank(QUESTION, store.headers())]
     assert ranked.index("new.md") < ranked.index("old.md")
-    surfaced = selector.select(SelectionRequest(QUESTION, store.list())).files
+    surfaced = selector.select(SelectionRequest(QUESTION, store.headers())).files
     assert surfaced[0] == "new.md"
 
 
 def test_the_modified_stamp_decides_when_every_file_has_the_same_mtime(tmp_path):
     store = latency_store(tmp_path, stamped=True)
-    for header in store.list():
+    for header in store.headers():
         os.utime(header.path, (NOW, NOW))
-    ranked = [h.filename for h, _ in LexicalSelector().rank(QUESTION, store.list())]
+    ranked = [h.filename for h, _ in LexicalSelector().rank(QUESTION, store.headers())]
     assert ranked.index("new.md") < ranked.index("old.md")
 
 
@@ -67,7 +67,7 @@ def test_the_stamp_is_read_from_metadata_in_the_nested_layout(tmp_path):
         "  expires: 2026-04-01\n---\nbody\n",
         encoding="utf-8",
     )
-    header = store.list()[0]
+    header = store.headers()[0]
     assert header.expires == "2026-04-01"
     assert header.time_ms == 1772442000000.0
 
@@ -78,7 +78,7 @@ def test_an_old_rule_that_nothing_replaced_keeps_its_place(tmp_path):
     save(store, "ci.md", "Integration tests run in the GitHub Actions workflow", days_ago=3)
     save(store, "db.md", "The staging database was restored from Sunday's snapshot", days_ago=1)
     ranked = [
-        h.filename for h, _ in LexicalSelector().rank("can I mock the database in integration tests?", store.list())
+        h.filename for h, _ in LexicalSelector().rank("can I mock the database in integration tests?", store.headers())
     ]
     assert ranked[0] == "rule.md"
 
@@ -126,8 +126,8 @@ def test_a_memory_sharing_one_incidental_word_is_not_surfaced_beside_the_real_ma
     save(store, "c.md", "Integration tests must hit a real database", days_ago=3)
     save(store, "d.md", "Commit subjects are imperative and short", days_ago=3)
     query = "when does the billing worker deploy?"
-    assert LexicalSelector().select(SelectionRequest(query, store.list())).files == ("deploy.md",)
-    assert "lunch.md" in LexicalSelector(relative_floor=0.0).select(SelectionRequest(query, store.list())).files
+    assert LexicalSelector().select(SelectionRequest(query, store.headers())).files == ("deploy.md",)
+    assert "lunch.md" in LexicalSelector(relative_floor=0.0).select(SelectionRequest(query, store.headers())).files
 
 
 class FixedSimilarity:
@@ -155,6 +155,6 @@ def test_the_hybrid_weighs_the_lexical_score_twice_the_embedding_lift(tmp_path):
     cosines = {"exact.md": 0.80, "paraphrase.md": 0.95, "far.md": 0.10}
     query = "how do I rotate the staging TLS certificates?"
     default = HybridSelector(embedding=FixedSimilarity(cosines))
-    assert next(h.filename for h, _ in default.rank(query, store.list())) == "exact.md"
+    assert next(h.filename for h, _ in default.rank(query, store.headers())) == "exact.md"
     swapped = HybridSelector(embedding=FixedSimilarity(cosines), lexical_weight=0.5, embedding_weight=1.0)
-    assert next(h.filename for h, _ in swapped.rank(query, store.list())) == "paraphrase.md"
+    assert next(h.filename for h, _ in swapped.rank(query, store.headers())) == "paraphrase.md"

@@ -17,7 +17,7 @@ from memdir.recall.embedding import (
 from memdir.recall.hybrid import HybridSelector
 from memdir.recall.minilm import WordPieceTokenizer
 from memdir.recall.registry import build_selector
-from memdir.recall.selector import SelectionRequest
+from memdir.recall.selector_protocol import SelectionRequest
 from memdir.store.index_db import MemoryIndex
 from memdir.store.scan import MemoryHeader
 

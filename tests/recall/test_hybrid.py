@@ -3,9 +3,9 @@ import pytest
 from memdir.errors import ConfigError
 from memdir.model.memory_type import MemoryType
 from memdir.recall.hybrid import HybridSelector
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.registry import SelectorInputs, build_selector
-from memdir.recall.selector import RankingSelector, Selection, SelectionRequest
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.selector_protocol import RankingSelector, Selection, SelectionRequest
 from memdir.store.scan import MemoryHeader
 
 

@@ -1,8 +1,8 @@
 from memdir.model.analysis import stem, tokenize
 from memdir.model.memory_type import MemoryType
 from memdir.recall.lexical import LexicalIndex
-from memdir.recall.selector import SelectionRequest
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.lexical_selector import LexicalSelector
+from memdir.recall.selector_protocol import SelectionRequest
 from memdir.store.scan import MemoryHeader
 
 

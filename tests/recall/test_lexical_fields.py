@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from memdir.model.memory_type import MemoryType
 from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex
-from memdir.recall.selector import SelectionRequest
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.lexical_selector import LexicalSelector
+from memdir.recall.selector_protocol import SelectionRequest
 from memdir.store.scan import MemoryHeader
 
 

@@ -2,10 +2,10 @@
 
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller, RecallState
-from memdir.recall.selectors import LexicalSelector
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
-from memdir.store.memdir import MemoryDir
 
 
 def save(store, file, name, description, body):

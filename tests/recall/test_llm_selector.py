@@ -12,10 +12,10 @@ from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.factory import make_selector
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import SELECTOR_SCHEMA, LLMSelector
-from memdir.recall.selector import SelectionRequest
-from memdir.recall.selectors import LexicalSelector
-from memdir.store.memdir import MemoryDir
+from memdir.recall.selector_protocol import SelectionRequest
+from memdir.store.directory import MemoryDir
 from memdir.store.scan import MemoryHeader
 
 

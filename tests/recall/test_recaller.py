@@ -3,8 +3,8 @@ import pytest
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.recaller import Recaller, RecallState, prefetch_skip_reason
-from memdir.recall.selector import Selection, SelectionRequest
-from memdir.store.memdir import MemoryDir
+from memdir.recall.selector_protocol import Selection, SelectionRequest
+from memdir.store.directory import MemoryDir
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall import registry
 from memdir.recall.analysis_file import AnalysisFile
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.registry import SelectorInputs, build_selector, selector_kinds
-from memdir.recall.selector import Selection, SelectionRequest
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.selector_protocol import Selection, SelectionRequest
 from memdir.store.index_db import IndexedMemoryDir
 
 

@@ -13,11 +13,11 @@ from memdir.integrations.hooks import run_hook
 from memdir.llm import ScriptedModel
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import LLMSelector
 from memdir.recall.recaller import Recaller
-from memdir.recall.selectors import LexicalSelector
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
-from memdir.store.memdir import MemoryDir
 from topic_store import fill
 
 SPOKEN = [

@@ -11,7 +11,7 @@ from memdir.model.memory import Memory  # noqa: E402
 from memdir.model.memory_type import MemoryType  # noqa: E402
 from memdir.recall.embedding import EmbeddingRanker  # noqa: E402
 from memdir.recall.hybrid import HybridSelector  # noqa: E402
-from memdir.recall.selector import SelectionRequest, StoreRequest  # noqa: E402
+from memdir.recall.selector_protocol import SelectionRequest, StoreRequest  # noqa: E402
 from memdir.recall.stored_vectors import StoredVectors, matrix_path  # noqa: E402
 from memdir.store.index_db import MemoryIndex  # noqa: E402
 from topic_store import fill  # noqa: E402

@@ -29,11 +29,11 @@ from memdir.llm.scripted import ScriptedModel
 from memdir.memory_session import MemorySession
 from memdir.model.markup import neutralise
 from memdir.paths import sanitize_path
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import LLMSelector
 from memdir.recall.recaller import Recaller
-from memdir.recall.selector import SelectionRequest
-from memdir.recall.selectors import LexicalSelector
-from memdir.store.memdir import MemoryDir
+from memdir.recall.selector_protocol import SelectionRequest
+from memdir.store.directory import MemoryDir
 
 QUERY = "what is on the deploy checklist and the deploy rota for the api?"
 REMINDER = ["<systemreminder", "</systemreminder"]

@@ -27,7 +27,7 @@ from memdir.integrations.mcp import MEMORY_URI_PREFIX, create_server
 from memdir.server.app import create_app
 from memdir.server.storage import open_storage
 from memdir.server.storage.base import Storage
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.team.protocol import API_PATH
 from team_servers import serve_in_thread
 

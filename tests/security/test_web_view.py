@@ -26,7 +26,7 @@ from starlette.testclient import TestClient
 from memdir.config import resolve_config
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.ui import gate
 from memdir.ui.app import UiServices, create_ui_app
 from memdir.ui.services import build_services

@@ -7,8 +7,8 @@ import pytest
 from memdir.config import open_index, resolve_config
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex, index_path
-from memdir.store.memdir import MemoryDir
 from memdir.store.scan import scan_memory_files
 
 
@@ -149,8 +149,8 @@ def test_an_indexed_memory_dir_scans_through_the_index(store, tmp_path):
     index = MemoryIndex(store.root, str(tmp_path / "i.sqlite3"))
     indexed = IndexedMemoryDir(store.root, index=index, scan_cap=2)
     assert len(indexed.scan()) == 2
-    assert len(indexed.list()) == 3
-    assert [h.filename for h in indexed.list()] == [h.filename for h in store.list()]
+    assert len(indexed.headers()) == 3
+    assert [h.filename for h in indexed.headers()] == [h.filename for h in store.headers()]
     index.close()
 
 

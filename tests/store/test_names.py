@@ -8,7 +8,7 @@ import pytest
 from memdir.errors import MemoryExists
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.names import SLUG_MAX_BYTES, default_filename, slugify
 
 
@@ -71,7 +71,7 @@ def test_different_names_that_slug_alike_get_a_short_suffix_and_nothing_is_lost(
         "feedback_real_db.md",
         "feedback_real_db_2.md",
     ]
-    assert len(store.list()) == 5
+    assert len(store.headers()) == 5
     index = store.index_text()
     assert all(f"({file})" in index for file in files)
 

@@ -3,8 +3,8 @@ import unicodedata
 
 from memdir.config import open_index, open_memory_dir, resolve_config
 from memdir.containment import normalize_root
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import MemoryIndex, index_path
-from memdir.store.memdir import MemoryDir
 
 
 def test_a_decomposed_and_a_precomposed_name_reach_one_memory_and_one_index(tmp_path):

@@ -4,14 +4,14 @@ import sys
 import textwrap
 
 from memdir.model.memory import Memory
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 
 SAVER = textwrap.dedent(
     """
     import sys
     from memdir.model.memory import Memory
     from memdir.model.memory_type import MemoryType
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
     store = MemoryDir(sys.argv[1], lock_timeout=60)
     worker = int(sys.argv[2])
     for i in range(int(sys.argv[3])):
@@ -25,7 +25,7 @@ REWRITER = textwrap.dedent(
     import sys
     from memdir.model.memory import Memory
     from memdir.model.memory_type import MemoryType
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
     store = MemoryDir(sys.argv[1])
     versions = [("A" * 300_000), ("B" * 300_000)]
     i = 0
@@ -46,7 +46,7 @@ def test_twenty_processes_saving_at_once_lose_no_file_and_no_index_line(tmp_path
     for proc in procs:
         assert proc.wait(timeout=120) == 0
     store = MemoryDir(mem)
-    files = {h.filename for h in store.list()}
+    files = {h.filename for h in store.headers()}
     expected = {f"w{w}_{i}.md" for w in range(20) for i in range(per_worker)}
     assert files == expected
     index = store.index_text()

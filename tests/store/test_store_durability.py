@@ -22,8 +22,8 @@ import pytest
 
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
+from memdir.store.directory import MemoryDir
 from memdir.store.files import atomic_write
-from memdir.store.memdir import MemoryDir
 
 # The child lowers its own file-size limit, so that any write past LIMIT bytes fails with EFBIG
 # (the signal that would kill it is ignored), then tries to replace the file with something larger.
@@ -33,7 +33,7 @@ LIMITED_WRITER = textwrap.dedent(
     from memdir.model.memory import Memory
     from memdir.model.memory_type import MemoryType
     from memdir.store.files import atomic_write
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     limit = int(sys.argv[3])
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))

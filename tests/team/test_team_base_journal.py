@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from memdir.team.base import JOURNAL_FILE_NAME, base_path, load_base, update_base
+from memdir.team.sync_base import JOURNAL_FILE_NAME, base_path, load_base, update_base
 
 REPO = "acme/widgets"
 SERVER = "http://s"

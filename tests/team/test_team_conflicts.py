@@ -26,10 +26,10 @@ from memdir.model.conflicts import (
 from memdir.model.index import parse_entries
 from memdir.server.storage import open_storage
 from memdir.server.storage.base import PutConflict, PutResult
-from memdir.team.base import base_path, load_base, update_base
 from memdir.team.local import LocalOp, apply_local
 from memdir.team.merge import merge_lines
 from memdir.team.protocol import hash_content
+from memdir.team.sync_base import base_path, load_base, update_base
 from memdir.team.view import is_mass_delete
 
 MEMORY = "---\nname: Deploy window\ndescription: {what}\ntype: project\n---\n\n{body}\n"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.provenance import acting_as
 from memdir.store.review import open_review
 

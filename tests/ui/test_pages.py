@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.ui.app import UiServices, create_ui_app
 
 TOKEN = "test-token-0123456789"  # the token the client fixture visits with
@@ -400,7 +400,7 @@ def test_the_view_lists_through_the_derived_index_unless_the_settings_turn_it_of
     (project / ".claude" / "settings.json").write_text('{"memdir": {"derivedIndex": false}}', "utf-8")
     off = build_services(resolve_config(str(project), memory_dir=str(memory_root), env=env))
     assert not isinstance(off.memory_dir, IndexedMemoryDir)
-    assert len(off.memory_dir.list()) == len(default.memory_dir.list()) == 2
+    assert len(off.memory_dir.headers()) == len(default.memory_dir.headers()) == 2
 
 
 def test_a_search_without_filters_shows_the_best_thousand(client: TestClient, services: UiServices) -> None:

@@ -48,7 +48,7 @@ def text_of(page: object) -> str:
 
 def test_a_memory_page_shows_the_memory_and_its_type(services: UiServices) -> None:
     view = WebView(services, token=TOKEN)
-    file = next(h.filename for h in services.memory_dir.list() if h.name == "Role")
+    file = next(h.filename for h in services.memory_dir.headers() if h.name == "Role")
     page = run(view.show(get(f"/m/{file}", file=file)))
     assert page.status_code == 200
     assert "Leads the payments team" in text_of(page)
@@ -68,7 +68,7 @@ def test_a_form_without_the_security_value_is_refused_before_anything_is_read(se
     with pytest.raises(WebError) as refused:
         run(view.create(post("/new", {"type": "user", "name": "x", "description": "y", "body": "z"})))
     assert (refused.value.status, refused.value.rule) == (403, "csrf")
-    assert len(services.memory_dir.list()) == 2
+    assert len(services.memory_dir.headers()) == 2
 
 
 def test_an_untyped_new_memory_is_answered_with_the_editor_and_nothing_is_saved(services: UiServices) -> None:
@@ -78,4 +78,4 @@ def test_an_untyped_new_memory_is_answered_with_the_editor_and_nothing_is_saved(
     assert page.status_code == 400
     assert "choose a type" in text_of(page)
     assert "Friday freeze" in text_of(page)  # what was typed is kept
-    assert len(services.memory_dir.list()) == 2
+    assert len(services.memory_dir.headers()) == 2

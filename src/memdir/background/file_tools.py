@@ -2,7 +2,7 @@
 
 The tools are named and shaped like Claude Code's (``Read``, ``Write``, ``Edit``, ``Grep``,
 ``Glob``) so a model trained on those uses them well, plus ``LS`` and ``Delete``. They are
-plain Python over :class:`~memdir.store.memdir.MemoryDir`: every path goes through the one
+plain Python over :class:`~memdir.store.directory.MemoryDir`: every path goes through the one
 containment check, every write is atomic and locked, the directory's write guards (the team
 secret scanner) apply, and no shell ever runs. A refused call is answered with a tool error that
 says why, and recorded as a :class:`Denial`.
@@ -27,8 +27,8 @@ from memdir.model.memory import Memory
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.similar import near_memories
 from memdir.recall.surfacing import memory_freshness_note
+from memdir.store.directory import MemoryDir
 from memdir.store.files import LOCK_NAME, remove_file
-from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import current
 from memdir.templates import load_sections, render_template
 
@@ -250,7 +250,7 @@ class MemoryFileTools:
             memory = Memory.parse(content)
         except MemdirError:
             return
-        near = near_memories(self.memory_dir.list(), memory.name, memory.description, memory.body)
+        near = near_memories(self.memory_dir.headers(), memory.name, memory.description, memory.body)
         if near:
             self._near_refused.add(key)
             shown = neutralise(", ".join(n.header.path for n in near))

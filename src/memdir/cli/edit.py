@@ -114,7 +114,7 @@ def mv(state: CliState, old: str, new: str) -> None:
     directory = state.memory_dir
     old = find_memory(directory, old)
     before = directory.relative(directory.resolve(old))
-    by_stem = LinkResolver(directory.list()).by_stem_only(before)
+    by_stem = LinkResolver(directory.headers()).by_stem_only(before)
     result = directory.rename(old, new)
     note = f"; {result.index_file} updated" if result.index_changed else ""
     relinked: list[str] = []

@@ -15,7 +15,7 @@ from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
 from memdir.recall.recaller import Recaller
 from memdir.recall.registry import find_selector, is_selector, selector_kinds
-from memdir.recall.selector import RankingSelector
+from memdir.recall.selector_protocol import RankingSelector
 from memdir.store.files import ensure_dir
 from memdir.store.provenance import recorded_as
 
@@ -153,7 +153,7 @@ def recall(
         ).selector
         if not isinstance(ranker, RankingSelector):
             raise click.UsageError("--batch ranks offline: use --selector offline, lexical, embedding or hybrid")
-        candidates = state.memory_dir.list()
+        candidates = state.memory_dir.headers()
         for line in rank_batch(batch_file, candidates, ranker, limit=limit or 10, source=batch_file.name):
             click.echo(json.dumps(line, ensure_ascii=False))
         return

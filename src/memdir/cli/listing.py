@@ -12,8 +12,8 @@ from click.shell_completion import CompletionItem
 
 from memdir.config import MemoryConfig, open_index
 from memdir.errors import MemdirError
+from memdir.store.directory import MemoryDir
 from memdir.store.index_db import IndexedMemoryDir
-from memdir.store.memdir import MemoryDir
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["all_headers", "complete_memory_file", "filter_headers", "one_line", "parse_since"]
@@ -33,12 +33,12 @@ def all_headers(config: MemoryConfig, memory_dir: MemoryDir) -> list[MemoryHeade
 
     record_external(memory_dir)  # what is listed is in the history, an outside edit included
     if isinstance(memory_dir, IndexedMemoryDir):
-        return memory_dir.list()
+        return memory_dir.headers()
     try:
         with open_index(config) as index:
             return list(index.headers())
     except (OSError, MemdirError, sqlite3.Error):
-        return memory_dir.list()
+        return memory_dir.headers()
 
 
 def parse_since(value: str | None, now: float) -> float | None:
@@ -98,7 +98,7 @@ def complete_memory_file(ctx: click.Context, param: click.Parameter, incomplete:
         if state is None:
             params = root.params
             state = CliState(project=params.get("project"), memory_dir_option=params.get("memory_dir"))
-        headers = state.memory_dir.list()
+        headers = state.memory_dir.headers()
     except (MemdirError, OSError):
         return []
     return [CompletionItem(h.filename) for h in headers if h.filename.startswith(incomplete)]

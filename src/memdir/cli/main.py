@@ -29,7 +29,7 @@ from memdir.model.printable import printable
 if TYPE_CHECKING:
     from memdir.config import MemoryConfig
     from memdir.memory_session import MemorySession
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
 
 __all__ = [
     "COMMAND_MODULES",

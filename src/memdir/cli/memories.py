@@ -89,7 +89,7 @@ def add(
         _update(state, update_file, memory)
         return
     if not force:
-        near = near_memories(state.memory_dir.list(), name, description, memory.body)
+        near = near_memories(state.memory_dir.headers(), name, description, memory.body)
         if near:
             listed = ", ".join(f"{n.header.filename} ({n.header.name or n.header.description or ''})" for n in near)
             fail(

@@ -15,8 +15,8 @@ from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation
 from memdir.releases import Release, ReleaseFinder
 from memdir.session_notes.compact import CompactionResult
-from memdir.session_notes.memory import SessionMemory
 from memdir.session_notes.notes import analyze_section_sizes
+from memdir.session_notes.session import SessionNotes
 from memdir.session_notes.tokens import rough_token_count
 
 __all__ = ["session"]
@@ -29,7 +29,7 @@ def _memory(
     *,
     update: bool = False,
     model_spec: str | None = None,
-) -> SessionMemory:
+) -> SessionNotes:
     """The session's notes; an ``update`` gets the session's model too (``--model``, else the configured one)."""
     session = state.session(model_spec=model_spec)
     return session.session_notes(session_id, transcript=transcript, with_model=update)

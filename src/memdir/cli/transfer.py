@@ -30,8 +30,8 @@ from memdir.errors import MemdirError, MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import Memory
 from memdir.recall.similar import near_memories
+from memdir.store.directory import TEAM_DIRNAME, MemoryDir
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited
-from memdir.store.memdir import TEAM_DIRNAME, MemoryDir
 from memdir.store.provenance import recorded_as
 from memdir.store.scan import LOGS_DIRNAME, MemoryHeader
 
@@ -275,7 +275,7 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
             "Choose --on-conflict skip, rename or replace"
         )
     directory.ensure()
-    existing = directory.list()  # before the import: what an imported memory may duplicate
+    existing = directory.headers()  # before the import: what an imported memory may duplicate
     for entry, rel in plan:
         try:
             text = entry.data.decode("utf-8")

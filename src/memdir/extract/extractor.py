@@ -42,10 +42,10 @@ from memdir.extract.window import window_since
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
 from memdir.llm.steps import arun_steps, run_steps
 from memdir.paths import team_mem_path
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
-from memdir.recall.selectors import LexicalSelector
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.templates import render_template
 
 __all__ = ["DEFAULT_MANIFEST_LIMIT", "DEFAULT_MAX_TURNS", "NO_NEW_MESSAGES", "Conversation", "Extractor"]

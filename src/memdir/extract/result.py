@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from memdir.background.file_tools import Denial
 from memdir.llm.base import Usage
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.store.memdir import TEAM_DIRNAME
+from memdir.store.directory import TEAM_DIRNAME
 
 __all__ = ["ExtractionResult", "memory_paths", "team_paths"]
 

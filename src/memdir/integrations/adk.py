@@ -157,7 +157,7 @@ class MemdirMemoryService(BaseMemoryService):
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         memory = self.memory_for(app_name, user_id)
         result = memory.toolbox.recaller.recall(query, limit=self.limit)
-        headers = {header.filename: header for header in memory.session.memory_dir.list()}
+        headers = {header.filename: header for header in memory.session.memory_dir.headers()}
         entries = []
         for surfaced in result.memories:
             header = headers.get(surfaced.file)

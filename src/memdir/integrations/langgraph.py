@@ -40,7 +40,7 @@ from memdir.integrations.item_values import (
 )
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
-from memdir.recall.selector import RankingSelector
+from memdir.recall.selector_protocol import RankingSelector
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
 
@@ -195,7 +195,7 @@ class MemdirStore(BaseStore):
             start = "/".join(prefix[len(root) :]) + "/"
         else:
             return []
-        return [h for h in self.session.memory_dir.list() if h.filename.startswith(start)]
+        return [h for h in self.session.memory_dir.headers() if h.filename.startswith(start)]
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         headers = self._headers(tuple(op.namespace_prefix))
@@ -230,7 +230,7 @@ class MemdirStore(BaseStore):
         return items[op.offset : op.offset + op.limit]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[Namespace]:
-        found = {self._namespace_of(h.filename) for h in self.session.memory_dir.list()}
+        found = {self._namespace_of(h.filename) for h in self.session.memory_dir.headers()}
         namespaces = [ns for ns in found if all(_matches_condition(c, ns) for c in op.match_conditions or ())]
         if op.max_depth is not None:
             namespaces = list({ns[: op.max_depth] for ns in namespaces})

@@ -23,9 +23,9 @@ from memdir.memory_session import MemorySession
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.prompt import build_memory_prompt
-from memdir.recall.selector import Selector
+from memdir.recall.selector_protocol import Selector
+from memdir.store.directory import MemoryDir
 from memdir.store.history_watch import record_external
-from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
 
@@ -156,7 +156,7 @@ class MemdirMCPServer(MCPServer):
 
     async def list_resources(self) -> list[Resource]:
         listed: list[Resource] = list(await super().list_resources())
-        for header in self.toolbox.memory_dir.list():
+        for header in self.toolbox.memory_dir.headers():
             listed.append(
                 Resource(
                     uri=MEMORY_URI_PREFIX + header.filename,

@@ -26,9 +26,9 @@ from memdir.model.memory import Memory
 from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
-from memdir.recall.selector import Selector
+from memdir.recall.selector_protocol import Selector
 from memdir.recall.similar import Near, near_memories
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.records import SaveResult
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
@@ -172,7 +172,7 @@ class MemoryToolbox:
             wanted = parse_type(type)
         except MemdirError as exc:
             return Outcome.refused(exc)
-        headers = [h for h in self.memory_dir.list() if wanted is None or h.type is wanted]
+        headers = [h for h in self.memory_dir.headers() if wanted is None or h.type is wanted]
         return Outcome(
             ok=True, payload={"memory_dir": self.memory_dir.path, "memories": [_header_json(h) for h in headers]}
         )
@@ -252,7 +252,7 @@ class MemoryToolbox:
             if file:
                 self.memory_dir.resolve(file)  # a path outside the directory is refused before anything else
             if not force:
-                near = near_memories(self.memory_dir.list(), memory.name, memory.description, body)
+                near = near_memories(self.memory_dir.headers(), memory.name, memory.description, body)
                 if near:
                     return _near_refusal(near)
             result = self.memory_dir.save(memory, file=file or None, force=force)

@@ -24,8 +24,8 @@ from memdir.model.index import IndexEntry, remove_entry, rename_entry, upsert_en
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.recall.similar import near_memories
+from memdir.store.directory import MemoryDir
 from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path, remove_file, remove_tree
-from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template
 
 __all__ = ["MEMORIES_ROOT", "CommandError", "MemoryCommands"]
@@ -125,7 +125,7 @@ class MemoryCommands:
             return []
         if os.path.isdir(os.path.join(self.memory_dir.root, rel)):
             prefix = rel.rstrip("/") + "/"
-            return [h.filename for h in self.memory_dir.list() if h.filename.startswith(prefix)]
+            return [h.filename for h in self.memory_dir.headers() if h.filename.startswith(prefix)]
         return [rel] if self._is_topic(rel) else []
 
     def _index_note(self, changed: bool) -> str:
@@ -199,7 +199,7 @@ class MemoryCommands:
             memory = Memory.parse(text)
         except MemdirError:
             return ""
-        near = near_memories(self.memory_dir.list(), memory.name, memory.description, memory.body)
+        near = near_memories(self.memory_dir.headers(), memory.name, memory.description, memory.body)
         if not near:
             return ""
         shown = neutralise(", ".join(f"{MEMORIES_ROOT}/{n.header.filename}" for n in near))

@@ -18,7 +18,7 @@ from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import MemdirError
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.memory_session import MemorySession
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.provenance import acting_as
 
 try:

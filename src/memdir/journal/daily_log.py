@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memdir.errors import MemoryFormatError
+from memdir.store.directory import MemoryDir
 from memdir.store.files import FILE_MODE, ensure_dir, lock_directory
-from memdir.store.memdir import MemoryDir
 from memdir.store.scan import LOGS_DIRNAME
 
 __all__ = ["LogEntry", "append_log", "format_bullet", "list_logs", "log_relpath"]

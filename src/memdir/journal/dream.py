@@ -31,8 +31,8 @@ from memdir.journal.lock import ConsolidationLock
 from memdir.llm.base import ChatModel, ChatRequest, Completion, Message
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory_type import FrontmatterLayout
+from memdir.store.directory import MemoryDir
 from memdir.store.files import read_bytes_limited
-from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import Provenance, acting_as, new_run_id
 from memdir.store.scan import LOGS_DIRNAME
 from memdir.templates import frontmatter_type, render_template

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memdir.errors import ConfigError
-from memdir.recall.selector import RankingSelector, SelectionRequest
+from memdir.recall.selector_protocol import RankingSelector, SelectionRequest
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["BatchQuery", "parse_batch_line", "rank_batch"]

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from memdir.environment import VARIABLES
 from memdir.errors import ConfigError
 from memdir.recall.currency import WINDOW, admitted_newer_first, newer_first
-from memdir.recall.selector import Selection, SelectionRequest, StoreRequest, StoreSelection, unexpired
+from memdir.recall.selector_protocol import Selection, SelectionRequest, StoreRequest, StoreSelection, unexpired
 from memdir.recall.stored_vectors import StoredSimilarities, StoredVectors, row_dots
 from memdir.store.scan import MemoryHeader, same_headers
 

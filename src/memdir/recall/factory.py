@@ -20,7 +20,7 @@ from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.lexical import AnalysisCache
 from memdir.recall.registry import SelectorInputs, SelectorKind, build_selector, find_selector, selector_kinds
-from memdir.recall.selector import Selector
+from memdir.recall.selector_protocol import Selector
 from memdir.settings_table import invalid_setting, setting_source
 
 if TYPE_CHECKING:

@@ -26,7 +26,8 @@ from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
 )
-from memdir.recall.selector import (
+from memdir.recall.lexical_selector import LexicalSelector
+from memdir.recall.selector_protocol import (
     RankingSelector,
     Selection,
     SelectionRequest,
@@ -35,7 +36,6 @@ from memdir.recall.selector import (
     is_tool_manual,
     unexpired,
 )
-from memdir.recall.selectors import LexicalSelector
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["HybridSelector"]

@@ -13,9 +13,16 @@ from collections.abc import Mapping, Sequence
 
 from memdir.errors import ModelError, ModelOutputError
 from memdir.llm.base import ChatModel, ChatRequest, Message
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.manifest import format_manifest
-from memdir.recall.selector import Selection, SelectionRequest, Selector, StoreRequest, StoreSelection, unexpired
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.selector_protocol import (
+    Selection,
+    SelectionRequest,
+    Selector,
+    StoreRequest,
+    StoreSelection,
+    unexpired,
+)
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
 

@@ -15,7 +15,8 @@ from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.model.timefields import is_expired
 from memdir.recall.currency import newer_note, newer_on_subject
-from memdir.recall.selector import (
+from memdir.recall.lexical_selector import LexicalSelector
+from memdir.recall.selector_protocol import (
     Selection,
     SelectionRequest,
     Selector,
@@ -23,7 +24,6 @@ from memdir.recall.selector import (
     StoreSelection,
     StoreSelector,
 )
-from memdir.recall.selectors import LexicalSelector
 from memdir.recall.surfacing import (
     MAX_SURFACED_FILES,
     SESSION_SURFACED_BUDGET,
@@ -31,7 +31,7 @@ from memdir.recall.surfacing import (
     read_memory_for_surfacing,
     render_reminder,
 )
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.scan import MemoryHeader, same_headers
 
 __all__ = [

@@ -29,8 +29,15 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from memdir.errors import ConfigError, ModelError
 from memdir.recall.lexical import AnalysisCache
-from memdir.recall.selector import Selection, SelectionRequest, Selector, StoreRequest, StoreSelection, StoreSelector
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.lexical_selector import LexicalSelector
+from memdir.recall.selector_protocol import (
+    Selection,
+    SelectionRequest,
+    Selector,
+    StoreRequest,
+    StoreSelection,
+    StoreSelector,
+)
 
 if TYPE_CHECKING:
     from memdir.llm.base import ChatModel

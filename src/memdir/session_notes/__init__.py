@@ -15,9 +15,9 @@ from memdir.lazy import lazy_exports
 if TYPE_CHECKING:
     from memdir.session_notes.compact import CompactionFallback as CompactionFallback
     from memdir.session_notes.compact import CompactionResult as CompactionResult
-    from memdir.session_notes.memory import SessionMemory as SessionMemory
-    from memdir.session_notes.memory import SessionStatus as SessionStatus
     from memdir.session_notes.paths import SessionPaths as SessionPaths
+    from memdir.session_notes.session import SessionNotes as SessionNotes
+    from memdir.session_notes.session import SessionStatus as SessionStatus
     from memdir.session_notes.state import SessionState as SessionState
     from memdir.session_notes.thresholds import CompactThresholds as CompactThresholds
     from memdir.session_notes.thresholds import UpdateThresholds as UpdateThresholds
@@ -27,7 +27,7 @@ __getattr__, __all__ = lazy_exports(
     __name__,
     {
         "memdir.session_notes.compact": ["CompactionFallback", "CompactionResult"],
-        "memdir.session_notes.memory": ["SessionMemory", "SessionStatus"],
+        "memdir.session_notes.session": ["SessionNotes", "SessionStatus"],
         "memdir.session_notes.paths": ["SessionPaths"],
         "memdir.session_notes.state": ["SessionState"],
         "memdir.session_notes.thresholds": ["CompactThresholds", "UpdateThresholds"],

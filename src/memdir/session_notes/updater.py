@@ -26,8 +26,8 @@ from memdir.session_notes.paths import SessionPaths, load_session_prompt
 from memdir.session_notes.state import SessionState
 from memdir.session_notes.thresholds import UpdateThresholds, should_extract_memory
 from memdir.session_notes.tokens import last_turn_has_tool_calls, token_count_with_estimation
+from memdir.store.directory import MemoryDir
 from memdir.store.files import lock_directory
-from memdir.store.memdir import MemoryDir
 from memdir.templates import render_template
 
 __all__ = [

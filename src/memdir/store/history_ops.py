@@ -1,7 +1,7 @@
 """What a person does with a memory directory's history: list, show, diff, restore, undo, prune.
 
 :class:`HistoryView` binds a :class:`~memdir.store.history.History` to its
-:class:`~memdir.store.memdir.MemoryDir` (``memory_dir.history``), so that a restore or an undo
+:class:`~memdir.store.directory.MemoryDir` (``memory_dir.history``), so that a restore or an undo
 writes through the store like any other change: under the directory's lock, through its write
 guards, with ``MEMORY.md`` kept in step, and recorded as a new version (a restore never rewrites
 the past, so a restore can itself be undone).
@@ -21,7 +21,7 @@ from memdir.store.history_records import HistoryError, Run, Version, iso_time
 from memdir.store.provenance import EXTERNAL, acting_as, current
 
 if TYPE_CHECKING:
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
 
 __all__ = ["HistoryView", "UndoReport", "follow_index", "history_of", "provenance_json", "provenance_line", "put_file"]
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from memdir.errors import MemdirError
 
 if TYPE_CHECKING:
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
 
 __all__ = ["ExternalWatch", "record_external", "watch_external"]
 

@@ -33,9 +33,9 @@ from memdir.errors import MemoryFormatError
 from memdir.model.analysis import spaced_pairs
 from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
 from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
+from memdir.store.directory import MemoryDir, WriteGuard
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
 from memdir.store.index_catchup import CatchUp, signature_of
-from memdir.store.memdir import MemoryDir, WriteGuard
 from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header, scan_memory_files
 
@@ -530,7 +530,7 @@ class IndexedMemoryDir(MemoryDir):
         headers = self.index.headers()
         return headers if self.scan_cap is None else headers[: self.scan_cap]
 
-    def list(self) -> list[MemoryHeader]:
+    def headers(self) -> list[MemoryHeader]:
         return list(self.index.headers())
 
     def ranked_store(self) -> MemoryIndex | None:

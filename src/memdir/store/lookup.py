@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from memdir.errors import MemoryNotFound
 
 if TYPE_CHECKING:
-    from memdir.store.memdir import MemoryDir
+    from memdir.store.directory import MemoryDir
 
 __all__ = ["find_memory", "suggest"]
 
@@ -39,7 +39,7 @@ def find_memory(memory_dir: MemoryDir, given: str) -> str:
     for candidate in [text] if text.endswith(".md") else [text, text + ".md"]:
         if candidate.endswith(".md") and memory_dir.exists(candidate):
             return memory_dir.relative(memory_dir.resolve(candidate))
-    headers = memory_dir.list()
+    headers = memory_dir.headers()
     lowered = text.casefold()
     for header in headers:
         if header.name is not None and header.name.strip().casefold() == lowered:

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from memdir.errors import MemoryFormatError
 from memdir.model.memory import Memory
+from memdir.store.directory import MemoryDir
 from memdir.store.links import LinkResolver, find_links, link_key, rewrite_links
-from memdir.store.memdir import MemoryDir
 
 __all__ = ["MergeResult", "merge_memories", "relink"]
 
@@ -30,7 +30,7 @@ def relink(directory: MemoryDir, keys: set[str], new_target: str, *, skip: froze
     """Point every link whose key is in ``keys`` at ``new_target``, in every memory but ``skip``;
     returns the files changed."""
     changed: list[str] = []
-    for header in directory.list():
+    for header in directory.headers():
         if header.filename in skip:
             continue
         text = directory.read_text(header.filename)
@@ -62,7 +62,7 @@ def merge_memories(directory: MemoryDir, keep: str, absorb: str) -> MergeResult:
         parts.append(second.body.strip("\n"))
     merged = replace(first, body="\n\n".join(part for part in parts if part) + "\n")
     directory.save(merged, file=kept.file, force=True)
-    resolver = LinkResolver(directory.list())
+    resolver = LinkResolver(directory.headers())
     keys = {link_key(gone.file)}
     if second.name:
         keys.add(link_key(second.name))

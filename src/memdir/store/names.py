@@ -8,7 +8,7 @@ symbols, emoji) becomes one ``_``. The slug is cut at a byte budget, not a chara
 NFC: file systems limit a name to 255 bytes, and a CJK character takes three.
 
 Two different memories whose names slug alike get a short suffix (``_2``, ``_3``…) instead of
-a refusal; see :meth:`memdir.store.memdir.MemoryDir.save`.
+a refusal; see :meth:`memdir.store.directory.MemoryDir.save`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the memory directory's writes and reads return: plain values, kept apart from
-:mod:`memdir.store.memdir` so that a process that only scans (every hook) does not build them."""
+:mod:`memdir.store.directory` so that a process that only scans (every hook) does not build them."""
 
 from __future__ import annotations
 

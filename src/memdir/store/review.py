@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 from memdir.errors import ConfigError, MemdirError, MemoryNotFound
 from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.store.directory import MemoryDir
 from memdir.store.history import History
 from memdir.store.history_ops import follow_index, put_file
 from memdir.store.history_records import HistoryError, history_path, iso_time
-from memdir.store.memdir import MemoryDir
 from memdir.store.provenance import acting_as, current
 from memdir.store.records import DeleteResult
 

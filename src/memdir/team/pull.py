@@ -14,7 +14,6 @@ from memdir.errors import SyncError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import describe_markup
 from memdir.store.provenance import acting_as, current
-from memdir.team.base import update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
 from memdir.team.derived_index import is_index_key, merge_index, settle_index
@@ -22,6 +21,7 @@ from memdir.team.local import LocalOp, apply_local, team_by
 from memdir.team.merge import merge_lines
 from memdir.team.protocol import hash_content
 from memdir.team.state import Conflict, PullResult, SkippedFile, SyncState
+from memdir.team.sync_base import update_base
 from memdir.team.view import (
     CHANGED_ON_BOTH,
     SyncView,
@@ -199,7 +199,7 @@ INDEX_KEY = ENTRYPOINT_NAME
 
 
 class _Recorder:
-    """Saves the recorded base of keys as they settle (see :func:`memdir.team.base.update_base`)."""
+    """Saves the recorded base of keys as they settle (see :func:`memdir.team.sync_base.update_base`)."""
 
     def __init__(self, client: TeamClient, team_dir: str) -> None:
         self.client, self.team_dir = client, team_dir

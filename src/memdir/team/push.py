@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable, Mapping
 
 from memdir.errors import SyncConflict, SyncError, SyncTooManyEntries
-from memdir.team.base import update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
 from memdir.team.protocol import batch_delta_by_bytes
 from memdir.team.state import Conflict, PushResult, SyncState
+from memdir.team.sync_base import update_base
 from memdir.team.view import (
     CHANGED_ON_BOTH,
     PUSH_BLOCKED,

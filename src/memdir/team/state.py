@@ -2,7 +2,7 @@
 
 One :class:`SyncState` lives as long as a watcher session (SPEC §9.4). One-shot commands start
 from an empty state. What a clone agreed with the server per key (the base of three-way sync) is
-not kept here but on disk (:mod:`memdir.team.base`), so it outlives every process.
+not kept here but on disk (:mod:`memdir.team.sync_base`), so it outlives every process.
 """
 
 from __future__ import annotations

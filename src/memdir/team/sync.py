@@ -3,7 +3,7 @@
 This is the team client's public face: :func:`pull` (:mod:`memdir.team.pull`) and :func:`push`
 (:mod:`memdir.team.push`) are exported from here beside :func:`sync`, which runs them until both
 sides agree. Every key is classified from three hashes: the local file's, the server's and the recorded base
-(what this clone last agreed with the server, :mod:`memdir.team.base`). A change made on one side
+(what this clone last agreed with the server, :mod:`memdir.team.sync_base`). A change made on one side
 flows to the other; a change made on both is merged line by line when the edits do not touch, and
 otherwise the server's version keeps the name while the local one is kept beside it as a conflict
 copy. A pull never overwrites an unpushed local change, a push never overwrites a server change it
@@ -23,7 +23,6 @@ from typing import Any
 from memdir.errors import SyncConflict, SyncError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.store.provenance import acting_as, current
-from memdir.team.base import load_base, update_base
 from memdir.team.classify import Change
 from memdir.team.client import TeamClient
 from memdir.team.derived_index import settle_index
@@ -32,6 +31,7 @@ from memdir.team.protocol import hash_content
 from memdir.team.pull import pull
 from memdir.team.push import PUSH_DEADLINE, push
 from memdir.team.state import PullResult, SyncReport, SyncState
+from memdir.team.sync_base import load_base, update_base
 from memdir.team.view import (
     conflict_copy,
     if_match,

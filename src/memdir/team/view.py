@@ -1,7 +1,7 @@
 """One consistent look at both sides of a team sync, and the rules pull, push and restore share.
 
 A :class:`SyncView` classifies every key from three hashes: the local file's, the server's and the
-recorded base (what this clone last agreed with the server, :mod:`memdir.team.base`). The
+recorded base (what this clone last agreed with the server, :mod:`memdir.team.sync_base`). The
 mass-delete hold, the conflict-copy stamp and the push precondition live here too, so that
 :mod:`memdir.team.pull`, :mod:`memdir.team.push` and :mod:`memdir.team.sync` apply the same ones.
 """
@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from memdir.model.conflicts import conflict_copy_key, mark_conflict_copy
-from memdir.team.base import load_base
 from memdir.team.classify import Change, classify
 from memdir.team.client import TeamClient
 from memdir.team.local import LocalTeamMemory, read_local_team_memory
 from memdir.team.protocol import TeamMemorySnapshot, hash_content, repo_checksum
 from memdir.team.state import SyncState
+from memdir.team.sync_base import load_base
 
 __all__ = [
     "CHANGED_ON_BOTH",

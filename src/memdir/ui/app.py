@@ -29,11 +29,11 @@ from memdir.errors import MemdirError, MemoryNotFound, SyncError
 from memdir.model.frontmatter import render_scalar
 from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller, RecallState
-from memdir.recall.selectors import LexicalSelector
 from memdir.recall.similar import Near, near_memories
+from memdir.store.directory import MemoryDir
 from memdir.store.history_watch import record_external
-from memdir.store.memdir import MemoryDir
 from memdir.store.names import default_filename
 from memdir.store.provenance import acting_as
 from memdir.store.scan import MemoryHeader
@@ -145,7 +145,7 @@ class WebView:
         md, services = self.md, self.services
 
         def build() -> Any:
-            headers = md.list()
+            headers = md.headers()
             store = md.ranked_store() if query.text else None
             now_ms = services.clock() * 1000
             page = list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
@@ -241,7 +241,7 @@ class WebView:
 
             def find_near() -> list[Near]:
                 md.resolve(file)  # a file name the save would refuse is refused there, with its own message
-                return near_memories(md.list(), memory.name, memory.description, memory.body)
+                return near_memories(md.headers(), memory.name, memory.description, memory.body)
 
             try:
                 near = await self.work(find_near)
@@ -293,7 +293,7 @@ class WebView:
         config = services.config
 
         def gather() -> tuple[list[MemoryHeader], Any, Any]:
-            files = [h for h in md.list() if h.filename.startswith("team/")]
+            files = [h for h in md.headers() if h.filename.startswith("team/")]
             local = read_local_team_memory(config.team_dir) if os.path.isdir(config.team_dir) else None
             return files, local, pending_conflicts(config.team_dir) if os.path.isdir(config.team_dir) else []
 

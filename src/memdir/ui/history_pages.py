@@ -16,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from memdir.store.directory import MemoryDir
 from memdir.store.history_ops import HistoryView
 from memdir.store.history_records import HistoryError, Run, Version, iso_time
-from memdir.store.memdir import MemoryDir
 from memdir.store.review import Review, open_review
 
 __all__ = ["HistoryPages", "history_rows"]

@@ -12,8 +12,8 @@ from typing import NamedTuple
 from memdir.errors import MemdirError
 from memdir.model.memory import Memory
 from memdir.model.timefields import is_expired
+from memdir.store.directory import MemoryDir
 from memdir.store.links import LinkResolver, find_links
-from memdir.store.memdir import MemoryDir
 
 __all__ = ["LinkRow", "LinksPanel", "links_panel"]
 
@@ -31,7 +31,7 @@ class LinksPanel(NamedTuple):
 
 
 def links_panel(directory: MemoryDir, file: str, memory: Memory) -> LinksPanel:
-    headers = directory.list()
+    headers = directory.headers()
     resolver = LinkResolver(headers)
     links: list[LinkRow] = []
     for link in find_links(memory.body):

@@ -18,7 +18,7 @@ from typing import Any
 from memdir.errors import ConfigError
 from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import is_expired
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.surfacing import memory_age
 from memdir.store.scan import MemoryHeader
 from memdir.ui.polish import day_group

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from memdir.config import MemoryConfig, uses_derived_index
 from memdir.memory_session import MemorySession
-from memdir.recall.selectors import LexicalSelector
+from memdir.recall.lexical_selector import LexicalSelector
 from memdir.team.sync import TeamStatus
 from memdir.ui.app import UiServices
 

@@ -8,7 +8,7 @@ import json
 from memdir.environment import Environment
 from memdir.llm.base import ChatRequest, Completion, Usage
 from memdir.recall.registry import SelectorInputs, SelectorKind
-from memdir.recall.selector import Selection, SelectionRequest
+from memdir.recall.selector_protocol import Selection, SelectionRequest
 
 __all__ = ["TOY", "ShortestSelector", "ToyModel", "load_model"]
 

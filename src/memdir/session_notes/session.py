@@ -1,6 +1,6 @@
 """The library API of session memory for agent loops.
 
-An agent loop gets one :class:`SessionMemory` per session from the composition root
+An agent loop gets one :class:`SessionNotes` per session from the composition root
 (:meth:`memdir.memory_session.MemorySession.session_notes`) and calls :meth:`update` (or
 :meth:`aupdate`) after each model response, with the conversation so far; the notes are
 rewritten only when the update rule says so. When the context fills up, :meth:`compact` returns
@@ -34,7 +34,7 @@ from memdir.session_notes.tokens import count_tool_calls_since, live_context, to
 from memdir.session_notes.updater import RunGuard, UpdateResult, update_steps
 from memdir.store.files import lock_directory
 
-__all__ = ["SessionMemory", "SessionStatus"]
+__all__ = ["SessionNotes", "SessionStatus"]
 
 WAIT_TIMEOUT = 15.0  # how long compaction waits for a running update
 STALE_AFTER = 60.0  # an update running longer than this is not waited for
@@ -58,7 +58,7 @@ class SessionStatus:
         }
 
 
-class SessionMemory:
+class SessionNotes:
     """One session's notes: the update rule, the update agent, and compaction from the notes."""
 
     def __init__(
@@ -129,7 +129,7 @@ class SessionMemory:
     def _model(self) -> ChatModel:
         if self.model is None:
             raise ModelNotConfigured(
-                "updating session notes needs a model; pass model= to SessionMemory, use --model, "
+                "updating session notes needs a model; pass model= to SessionNotes, use --model, "
                 "or set MEMDIR_MODEL or the settings key memdir.model (e.g. anthropic:claude-sonnet-4-6)"
             )
         return self.model

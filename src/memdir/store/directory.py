@@ -173,9 +173,13 @@ class MemoryDir:
         """Headers newest first, at most ``scan_cap`` (the set recall and extraction consider)."""
         return scan_memory_files(self.root, max_files=self.scan_cap, cache=self.scan_cache)
 
-    def list(self) -> list[MemoryHeader]:
+    def headers(self) -> list[MemoryHeader]:
         """Every memory, newest first, with no cap."""
         return scan_memory_files(self.root, max_files=None, cache=self.scan_cache)
+
+    def list(self) -> builtins.list[MemoryHeader]:
+        """Deprecated alias of :meth:`headers`, kept for existing callers (the name shadowed the builtin)."""
+        return self.headers()
 
     def ranked_store(self) -> Any:
         """The derived index to rank the whole store in, when recall covers it and it is built; a

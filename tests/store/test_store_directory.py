@@ -1,11 +1,14 @@
 import os
+import pathlib
+import re
 
 import pytest
 
+import memdir
 from memdir.errors import MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.store.memdir import MemoryDir
+from memdir.store.directory import MemoryDir
 from memdir.store.names import default_filename, slugify
 
 
@@ -186,3 +189,18 @@ def test_the_team_guard_ignores_case_as_macos_file_systems_do():
     with pytest.raises(SecretDetected):
         team_secret_guard("Team/ci.md", f"token: {token}\n")
     team_secret_guard("teams/ci.md", f"token: {token}\n")
+
+
+def test_headers_lists_every_memory_and_the_deprecated_list_alias_says_the_same(tmp_path):
+    store = MemoryDir(tmp_path, scan_cap=1)
+    store.save(feedback())
+    store.save(feedback(name="Second", description="Another memory"))
+    assert len(store.scan()) == 1
+    assert [h.filename for h in store.headers()] == [h.filename for h in store.list()]
+    assert len(store.headers()) == 2
+
+
+def test_memdirs_own_code_never_calls_the_deprecated_list_alias():
+    source = pathlib.Path(memdir.__file__).parent
+    calls = [p.name for p in source.rglob("*.py") if re.search(r"\.list\(\)", p.read_text(encoding="utf-8"))]
+    assert calls == [], "call headers(); MemoryDir.list is kept only for existing callers"

@@ -1,7 +1,7 @@
 """The lexical selector: BM25F over the memories' headers and the start of their bodies.
 
 It needs no model and no network, so it is the default and the fallback of the model-backed
-selector. The protocol it meets lives in :mod:`memdir.recall.selector`.
+selector. The protocol it meets lives in :mod:`memdir.recall.selector_protocol`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from memdir.model.analysis import is_pair, tokenize
 from memdir.recall.currency import admitted_newer_first, newer_first
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex
-from memdir.recall.selector import (
+from memdir.recall.selector_protocol import (
     Selection,
     SelectionRequest,
     StoreRequest,

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import hashlib
 import json
 import os
 import re
 import sqlite3
-import threading
 import time
+from _thread import RLock
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -33,6 +32,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.analysis import spaced_pairs
 from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
 from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
+from memdir.model.sha256 import sha256_hex
 from memdir.store.directory import MemoryDir, WriteGuard
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
 from memdir.store.index_catchup import CatchUp, signature_of
@@ -122,7 +122,7 @@ CREATE TABLE IF NOT EXISTS vectors(
 def index_path(memory_dir: str, home: str) -> str:
     """``<home>/memdir/index/<sha256 of the directory, 16 hex>.sqlite3``, ``home`` being the config home."""
     root = normalize_root(memory_dir)
-    digest = hashlib.sha256(root.encode("utf-8")).hexdigest()[:16]
+    digest = sha256_hex(root.encode("utf-8"))[:16]
     return os.path.join(home, "memdir", "index", f"{digest}.sqlite3")
 
 
@@ -162,7 +162,7 @@ class MemoryIndex(CatchUp, RankerCaches):
         self.path = db_path
         self.refresh_interval = refresh_interval
         self.clock = clock
-        self._lock = threading.RLock()
+        self._lock = RLock()
         self._conn: sqlite3.Connection | None = None
         self._headers: dict[str, MemoryHeader] | None = None
         self._stamps: dict[str, tuple[int, int, int]] = {}  # file -> (row id, mtime_ns, size)
@@ -298,7 +298,7 @@ class MemoryIndex(CatchUp, RankerCaches):
                 self._delete(conn, rel)
             return "skipped"
         header, body = read
-        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+        digest = sha256_hex(body.encode("utf-8"))[:32]
         kind = header.type.value if header.type is not None else None
         values = (
             st.st_mtime_ns,

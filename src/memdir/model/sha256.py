@@ -9,7 +9,6 @@ An interpreter built without it uses ``hashlib``.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Protocol
 
@@ -21,7 +20,7 @@ class _Hash(Protocol):
 
 
 def _constructor() -> Callable[[bytes], _Hash]:
-    for name in ("_sha2",) if sys.version_info >= (3, 12) else ("_sha256",):
+    for name in ("_sha256", "_sha2"):
         try:
             found: Callable[[bytes], _Hash] = __import__(name).sha256
         except (ImportError, AttributeError):

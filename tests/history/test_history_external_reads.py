@@ -123,3 +123,35 @@ def test_a_running_mcp_server_records_an_outside_edit_without_a_tool_call(place:
                 return _recorded(place, memory.name)
 
     assert anyio.run(main) == [("create", "cli"), ("edit", "external")]
+
+
+def test_a_web_view_starting_records_what_was_edited_while_nothing_watched(place: Place) -> None:
+    memory = _seed(place)
+    _edit(memory, "Edited while no memdir process ran.\n")
+    command = [sys.executable, "-m", "memdir", "--memory-dir", str(place.memory), "ui", "--no-browser"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        try:
+            assert process.stdout is not None
+            process.stdout.readline()  # serving; no page is asked for: the watch's first look records it
+            assert _wait_for(place, memory.name, 2), _recorded(place, memory.name)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    assert _recorded(place, memory.name) == [("create", "cli"), ("edit", "external")]
+
+
+def test_a_watch_is_healthy_only_while_it_runs_over_the_directory_it_started_on(place: Place) -> None:
+    from memdir.store.history_records import history_path
+    from memdir.store.history_watch import watch_external
+
+    _seed(place)
+    watch = watch_external(str(place.memory), history_path(str(place.memory), str(place.home)))
+    assert watch is not None
+    try:
+        assert watch.healthy()  # reads in this process may skip their catch-up
+        place.memory.rename(place.root / "moved")
+        place.memory.mkdir()
+        assert not watch.healthy()  # a new directory under the old name: nothing watches it
+    finally:
+        watch.stop()
+    assert not watch.healthy()

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import NamedTuple
 
 from memdir.model.memory_type import FrontmatterLayout
+from memdir.model.patterns import LazyPattern
 
 __all__ = [
     "NEWEST",
@@ -41,7 +41,7 @@ __all__ = [
     "version_from_transcript",
 ]
 
-_VERSION_PATTERN = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+_VERSION_PATTERN = LazyPattern(r"(\d+)\.(\d+)\.(\d+)")
 
 
 class Version(NamedTuple):

@@ -2,19 +2,20 @@
 
 A plain scalar matching one of these reads as null, a boolean, an integer or a float; any other
 plain scalar is a string. Shared by the YAML reader (:mod:`memdir.model.yaml12`) and the
-frontmatter reader's fast path, which must agree with it exactly.
+frontmatter reader's fast path, which must agree with it exactly. They compile on first use: a
+prompt hook whose headers come from the derived index never reads a plain scalar.
 """
 
 from __future__ import annotations
 
-import re
+from memdir.model.patterns import LazyPattern
 
 __all__ = ["BOOL_RE", "FLOAT_RE", "INT_RE", "NULL_RE", "plain_is_string"]
 
-NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
-BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-FLOAT_RE = re.compile(
+NULL_RE = LazyPattern(r"^(?:~|null|Null|NULL|)$")
+BOOL_RE = LazyPattern(r"^(?:true|True|TRUE|false|False|FALSE)$")
+INT_RE = LazyPattern(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+FLOAT_RE = LazyPattern(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )

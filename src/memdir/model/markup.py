@@ -22,6 +22,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+from memdir.model.patterns import LazyPattern
 from memdir.model.printable import printable
 
 __all__ = ["CLOSE_MARK", "OPEN_MARK", "MarkupFinding", "describe_markup", "find_markup", "neutralise"]
@@ -52,16 +53,16 @@ _KEYWORDS = (
     "human",
     "assistant",
 )
-_KEYWORD = re.compile("|".join(_KEYWORDS))
+_KEYWORD = LazyPattern("|".join(_KEYWORDS))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 _MIN_PREFIX = 3  # an unfinished name this long that starts a keyword counts ("</sys" at a field's end)
 _NAME_LIMIT = 80  # characters read after a bracket: a tag name and its attributes, no further
 
 # Anything that could become a bracket: the characters themselves, their full-width and small forms,
 # and an entity. Text without any of these is returned as it is, without being walked.
-_SEEDS = re.compile(r"[<>\uff1c\uff1e\ufe64\ufe65]|&(?:lt|gt|amp|#)", re.IGNORECASE)
-_CANDIDATES = re.compile(r"[<>\uff1c\uff1e\ufe64\ufe65&]")
-_ENTITY = re.compile(r"&(?:#(?:x([0-9a-f]{1,6})|([0-9]{1,7}))|([a-z]{2,8}));?", re.IGNORECASE)
+_SEEDS = LazyPattern(r"[<>\uff1c\uff1e\ufe64\ufe65]|&(?:lt|gt|amp|#)", re.IGNORECASE)
+_CANDIDATES = LazyPattern(r"[<>\uff1c\uff1e\ufe64\ufe65&]")
+_ENTITY = LazyPattern(r"&(?:#(?:x([0-9a-f]{1,6})|([0-9]{1,7}))|([a-z]{2,8}));?", re.IGNORECASE)
 _NAMED = {
     "lt": "<",
     "gt": ">",

@@ -13,10 +13,10 @@ importing ``datetime`` there costs more than parsing a few hundred dates.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from memdir.model.memory_type import METADATA_KEY
+from memdir.model.patterns import LazyPattern
 
 __all__ = [
     "civil_from_days",
@@ -29,11 +29,11 @@ __all__ = [
     "parse_iso_ms",
 ]
 
-_ISO = re.compile(
+_ISO = LazyPattern(
     r"(\d{4})-(\d{2})-(\d{2})"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATE = LazyPattern(r"(\d{4})-(\d{2})-(\d{2})")
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 

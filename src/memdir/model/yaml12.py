@@ -33,7 +33,7 @@ for _tag, _regexp, _first in (
     ("tag:yaml.org,2002:int", _INT_RE, list("-+0123456789")),
     ("tag:yaml.org,2002:float", _FLOAT_RE, list("-+.0123456789")),
 ):
-    CoreSchemaResolver.add_implicit_resolver(_tag, _regexp, _first)
+    CoreSchemaResolver.add_implicit_resolver(_tag, _regexp.compiled, _first)
 
 
 class Yaml12Loader(yaml.SafeLoader):

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from memdir.model.memory_type import MemoryType
+from memdir.model.patterns import LazyPattern
 from memdir.model.timefields import is_expired
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
@@ -112,7 +113,7 @@ class RankingSelector(Selector, Protocol):
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]: ...
 
 
-_CAUTION = re.compile(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
+_CAUTION = LazyPattern(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
 
 
 def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:

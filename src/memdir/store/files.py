@@ -13,13 +13,13 @@ import contextlib
 import errno
 import json
 import os
-import re
 import stat
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from memdir.errors import LockTimeout, MemoryFormatError
+from memdir.model.patterns import LazyPattern
 
 if TYPE_CHECKING:
     from filelock import FileLock
@@ -147,7 +147,7 @@ def _temp_name(name: str) -> str:
 
 
 # The name atomic_write gives its temp file: .<target>.tmp.<pid>.<milliseconds>.<8 hex digits>
-_TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.tmp\.(?P<pid>\d+)\.(?P<ms>\d+)\.[0-9a-f]{8}$")
+_TEMP_NAME = LazyPattern(r"^\.(?P<target>.+)\.tmp\.(?P<pid>\d+)\.(?P<ms>\d+)\.[0-9a-f]{8}$")
 # A save holds its temp file for milliseconds; one this old was left by a process that died.
 STALE_TEMP_SECONDS = 3600.0
 

@@ -32,6 +32,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.analysis import spaced_pairs
 from memdir.model.frontmatter import decode_memory_bytes, normalize_newlines
 from memdir.model.memory_type import FrontmatterLayout, parse_memory_type
+from memdir.model.patterns import LazyPattern
 from memdir.model.sha256 import sha256_hex
 from memdir.store.directory import MemoryDir, WriteGuard
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
@@ -56,7 +57,7 @@ INLINE_BUILD = 300
 # Field weights for FTS5's bm25(): name, description, body (the same order of importance as recall's).
 FTS_WEIGHTS = (2.5, 3.0, 1.0)
 _BODY_CHARS = 32 * 1024
-_FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+_FRONTMATTER = LazyPattern(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _T = TypeVar("_T")
 _STAMPS = "SELECT id, file, mtime_ns, size FROM memories"

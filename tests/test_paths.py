@@ -380,3 +380,8 @@ def test_memory_is_on_by_default() -> None:
 def test_non_boolean_auto_memory_enabled_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="autoMemoryEnabled"):
         is_auto_memory_enabled(Settings({Source.USER: {"autoMemoryEnabled": "no"}}), read_environment({}))
+
+
+def test_djb2_counts_an_astral_character_as_its_two_surrogates_and_a_lone_surrogate_as_itself() -> None:
+    assert djb2("\U0001f600") == djb2("\ud83d\ude00") == (0xD83D * 31 + 0xDE00)
+    assert djb2("\udc00") == 0xDC00

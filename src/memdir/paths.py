@@ -104,12 +104,25 @@ def projects_dir(config_home: str) -> str:
 
 def djb2(text: str) -> int:
     """JS ``h = ((h << 5) - h + charCode) | 0`` over UTF-16 code units: a signed 32-bit value."""
-    data = text.encode("utf-16-le", "surrogatepass")
     value = 0
-    for index in range(0, len(data), 2):
-        unit = data[index] | (data[index + 1] << 8)
+    for unit in _utf16_units(text):
         value = ((value << 5) - value + unit) & 0xFFFFFFFF
     return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _utf16_units(text: str) -> list[int]:
+    """``text``'s UTF-16 code units (a lone surrogate is its own unit), computed rather than
+    encoded: the UTF-16 codec is one more module for every hook process to import."""
+    units = []
+    for char in text:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            units.append(0xD800 | (code >> 10))
+            units.append(0xDC00 | (code & 0x3FF))
+        else:
+            units.append(code)
+    return units
 
 
 def _base36(number: int) -> str:

@@ -227,51 +227,23 @@ class MCPEndpoints:
 
     def register(self, server: MCPServer) -> None:
         """Add every tool, resource and prompt to ``server``, with what a client shows of each."""
-        server.add_tool(
-            self.recall,
-            name="recall",
-            description=_TEXT["tool recall"],
-            annotations=_READ_ONLY,
+        writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+        replaces = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+        deletes = ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
         )
-        server.add_tool(
-            self.remember,
-            name="remember",
-            description=_TEXT["tool remember"],
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
+        tools: tuple[tuple[Callable[..., Any], str, ToolAnnotations], ...] = (
+            (self.recall, "recall", _READ_ONLY),
+            (self.remember, "remember", writes),
+            (self.update, "update", replaces),
+            (self.forget, "forget", deletes),
+            (self.list_memories, "list", _READ_ONLY),
+            (self.read, "read", _READ_ONLY),
+            (self.history, "history", _READ_ONLY),
+            (self.restore, "restore", replaces),
         )
-        server.add_tool(
-            self.update,
-            name="update",
-            description=_TEXT["tool update"],
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-        )
-        server.add_tool(
-            self.forget,
-            name="forget",
-            description=_TEXT["tool forget"],
-            annotations=ToolAnnotations(
-                read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
-            ),
-        )
-        server.add_tool(
-            self.list_memories,
-            name="list",
-            description=_TEXT["tool list"],
-            annotations=_READ_ONLY,
-        )
-        server.add_tool(self.read, name="read", description=_TEXT["tool read"], annotations=_READ_ONLY)
-        server.add_tool(
-            self.history,
-            name="history",
-            description=_TEXT["tool history"],
-            annotations=_READ_ONLY,
-        )
-        server.add_tool(
-            self.restore,
-            name="restore",
-            description=_TEXT["tool restore"],
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-        )
+        for handler, name, hints in tools:
+            server.add_tool(handler, name=name, description=_TEXT[f"tool {name}"], annotations=hints)
         server.resource(
             INDEX_URI, name=ENTRYPOINT_NAME, description=_TEXT["resource index"], mime_type="text/markdown"
         )(self.index)

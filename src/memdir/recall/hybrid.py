@@ -7,7 +7,9 @@ the best lift. Unlike reciprocal-rank fusion this keeps how far ahead a memory i
 place: a memory that both rankers like, but neither puts first, beats one that only one ranker
 puts first. Reciprocal-rank fusion (``fusion="rank"``: each list contributes ``w / (k + rank)``)
 is still available. The weights were chosen on two LoCoMo conversations and checked on three
-others. A memory is surfaced only when
+others. ``fusion="learned"`` weighs a few more features per candidate with weights learned to rank
+(:mod:`memdir.recall.learned`); it is not the default, since on conversations it was not trained on
+it does no better than the two hand-set weights (docs/recall.md). A memory is surfaced only when
 one of the two rankers finds it relevant on its own terms (the lexical floor, or the similarity
 floor), so a query about nothing in the store still surfaces nothing.
 
@@ -18,7 +20,6 @@ installed and the lexical one otherwise, so every user gets the best ranking the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from memdir.errors import ConfigError
 from memdir.recall.currency import admitted_newer_first, newer_first
@@ -26,6 +27,8 @@ from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
 )
+from memdir.recall.learned import Similar as _Similar
+from memdir.recall.learned import TermStats, candidate_features, load_ranker
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
     RankingSelector,
@@ -39,22 +42,6 @@ from memdir.recall.selector_protocol import (
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["HybridSelector"]
-
-
-class _Similar(Protocol):
-    """What fusion reads of the similarities: of a list of headers, or of the whole stored matrix."""
-
-    def __len__(self) -> int: ...
-
-    @property
-    def mean(self) -> float: ...
-
-    @property
-    def best(self) -> float: ...
-
-    def head(self, count: int) -> list[tuple[MemoryHeader, float]]: ...
-
-    def get(self, path: str) -> float | None: ...
 
 
 class HybridSelector:
@@ -73,8 +60,8 @@ class HybridSelector:
         embedding_depth: int = 100,
         fusion: str = "score",
     ) -> None:
-        if fusion not in ("score", "rank"):
-            raise ConfigError(f"unknown fusion {fusion!r}; choose 'score' or 'rank'", rule="selector")
+        if fusion not in ("score", "rank", "learned"):
+            raise ConfigError(f"unknown fusion {fusion!r}; choose 'score', 'rank' or 'learned'", rule="selector")
         self.lexical = lexical or LexicalSelector()
         self.embedding = embedding
         self.rrf_k = rrf_k
@@ -85,10 +72,14 @@ class HybridSelector:
         self.fusion = fusion
 
     def _fuse(
-        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar
+        self, query: str, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar, stats: TermStats
     ) -> list[tuple[MemoryHeader, float]]:
         if self.fusion == "score":
             return self._fuse_scores(lexical, embedded)
+        if self.fusion == "learned":
+            headers, rows = candidate_features(query, lexical, embedded, stats, depth=self.embedding_depth)
+            scores = load_ranker("hybrid").scores(rows)
+            return _ordered({h.path: s for h, s in zip(headers, scores, strict=True)}, {h.path: h for h in headers})
         fused: dict[str, float] = {}
         by_path: dict[str, MemoryHeader] = {}
         for weight, ranking in (
@@ -143,7 +134,7 @@ class HybridSelector:
         embedded = self._embedded(query, candidates) if candidates else None
         if embedded is None:
             return newer_first(query, lexical)
-        return newer_first(query, self._fuse(lexical, embedded))
+        return newer_first(query, self._fuse(query, lexical, embedded, self.lexical.index))
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
@@ -153,7 +144,7 @@ class HybridSelector:
         if embedded is not None:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
-            ranked = self._fuse(lexical, embedded)
+            ranked = self._fuse(request.query, lexical, embedded, self.lexical.index)
         chosen = admitted_newer_first(request.query, ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
@@ -182,7 +173,7 @@ class HybridSelector:
         if embedded is not None and ranker is not None and postings is not None:
             embedded.exclude = request.exclude
             embedded.get_many(postings.row_ids())
-            ranked = unexpired(self._fuse(lexical, embedded), request.now_s)
+            ranked = unexpired(self._fuse(request.query, lexical, embedded, postings), request.now_s)
             relevant.update(embedded.paths_at_least(ranker.min_similarity))
         chosen = admitted_newer_first(request.query, ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]

@@ -261,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--selectors",
         default="lexical,embedding,hybrid,oracle",
-        help="oracle: the ceiling; lexical-index: the lexical ranking read from the derived index",
+        help="oracle: the ceiling; lexical-index: the lexical ranking read from the derived index; "
+        "hybrid-learned: the hybrid with the fusion learned to rank (bench/train_ranker.py)",
     )
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_quality.json")
@@ -294,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                 selector: Any = None
                 if name == "lexical-index":
                     selector = ThroughIndex(index)
+                elif name == "hybrid-learned":
+                    selector = build_selector("hybrid", SelectorInputs(vectors=index))
+                    selector.fusion = "learned"
                 elif name != "oracle":
                     selector = build_selector(name, SelectorInputs(vectors=index))
                 split = "tuned" if conv.get("sample_id") in TUNED else "held-out"

@@ -60,7 +60,8 @@ def test_the_prompt_hook_starts_a_history_sync_only_when_its_scan_found_a_change
             project=str(place.project),
             launcher=lambda argv, log: launched.append(list(argv)),
         )
-        return result.note
+        # An edit in place changes no directory: the check after the answer is what finds it.
+        return result.note + (result.after() if result.after is not None else "")
 
     hook()  # the first look may find the store new to its caches
     launched.clear()

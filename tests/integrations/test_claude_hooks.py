@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir.config import open_memory_dir, read_environment, resolve_config
+from memdir.config import open_index, open_memory_dir, read_environment, resolve_config
 from memdir.integrations.hook_launch import RECORD_ENV_VAR, spawn_detached
 from memdir.integrations.hooks import run_hook
 from memdir.integrations.turn_wait import reply_digest
@@ -367,6 +367,58 @@ def test_the_cli_hook_prints_valid_json_for_claude_code(tmp_path, project, env, 
     assert done.returncode == 0, done.stderr
     output = json.loads(done.stdout)
     assert "A mocked database" in output["hookSpecificOutput"]["additionalContext"]
+
+
+STAGING = "which staging cluster do the canary deploys use?"
+
+
+def edit_in_place(path, line):
+    """Append to a memory the way an editor saving in place does: its directory's mtime stays."""
+    st = os.stat(path)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(line)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a new mtime even on a coarse clock
+
+
+def staging_prompt(tmp_path, project, session):
+    return {**hook_input(tmp_path, project, prompt=STAGING), "session_id": session}
+
+
+def test_an_in_place_edit_reaches_recall_through_the_check_the_prompt_hook_leaves_for_after_its_answer(
+    tmp_path, project, env, memories
+):
+    launcher = Recorder()
+
+    def prompt(session):
+        data = staging_prompt(tmp_path, project, session)
+        return run_hook("user-prompt-submit", data, environment=read_environment(env), launcher=launcher)
+
+    assert prompt("s1").output is None  # builds the index; nothing about staging yet
+    launcher.calls.clear()
+    edit_in_place(memories.resolve("feedback_real_db_in_tests.md"), "Canary deploys use the staging cluster kestrel.\n")
+    answered = prompt("s2")
+    assert answered.output is None and answered.after is not None  # answered from the index as it was
+    assert launcher.calls == []
+    assert answered.after() == "; started history sync"
+    assert [argv[-2:] for argv, _ in launcher.calls] == [["history", "sync"]]
+    shown = prompt("s3")
+    assert "staging cluster kestrel" in shown.output["hookSpecificOutput"]["additionalContext"]
+    assert shown.after is not None and shown.after() == ""  # nothing changed since
+
+
+def test_the_hook_process_answers_and_exits_while_a_detached_copy_indexes_an_in_place_edit(
+    tmp_path, project, env, memories
+):
+    record = tmp_path / "launches.jsonl"
+    env = {**env, RECORD_ENV_VAR: str(record)}
+    open_index(resolve_config(project, env=env)).refresh()
+    edit_in_place(memories.resolve("feedback_real_db_in_tests.md"), "Canary deploys use the staging cluster kestrel.\n")
+    answered = cli_hook(tmp_path, "user-prompt-submit", json.dumps(staging_prompt(tmp_path, project, "s2")), env)
+    assert answered.returncode == 0 and answered.stdout == "" and answered.stderr == ""
+    # The copy that outlived the hook found the edit, indexed it and started the history sync.
+    assert json.loads(wait_for_text(record))["argv"][-2:] == ["history", "sync"]
+    shown = cli_hook(tmp_path, "user-prompt-submit", json.dumps(staging_prompt(tmp_path, project, "s3")), env)
+    assert "staging cluster kestrel" in json.loads(shown.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_the_cli_stop_hook_records_its_launch_and_returns(tmp_path, project, env):

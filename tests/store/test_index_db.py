@@ -137,6 +137,47 @@ def test_an_in_place_edit_is_seen_after_the_refresh_interval(store, tmp_path):
         assert by_name["user_role.md"].description == "User is a frontend lead now"
 
 
+def edit_in_place(store, file, description):
+    """Rewrite a memory in place, leaving its directory's mtime as it was (as an edit in place does)."""
+    path = store.resolve(file)
+    st, dir_st = os.stat(path), os.stat(store.root)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(f"---\nname: Role\ndescription: {description}\ntype: user\n---\n")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    os.utime(store.root, ns=(dir_st.st_atime_ns, dir_st.st_mtime_ns))
+
+
+def test_a_new_process_catching_up_a_small_store_sees_an_in_place_edit_at_once(store, tmp_path):
+    db = str(tmp_path / "i.sqlite3")
+    with MemoryIndex(store.root, db) as index:
+        index.refresh()
+    edit_in_place(store, "user_role.md", "User is a frontend lead now")
+    with MemoryIndex(store.root, db) as fresh:
+        assert fresh.catch_up() and not fresh.verify_due
+        assert fresh.headers_by_files(["user_role.md"])["user_role.md"].description == "User is a frontend lead now"
+
+
+def test_a_deferred_catch_up_reads_changed_directories_now_and_checks_every_file_when_verified(store, tmp_path):
+    db = str(tmp_path / "i.sqlite3")
+    with MemoryIndex(store.root, db) as index:
+        index.refresh()
+    edit_in_place(store, "user_role.md", "User is a frontend lead now")
+    with MemoryIndex(store.root, db) as fresh:
+        fresh.defer_work = True  # as the prompt hook sets it
+        assert fresh.catch_up() and fresh.verify_due and not fresh.background_due
+        assert fresh.headers_by_files(["user_role.md"])["user_role.md"].description == "User is a backend lead"
+        assert fresh.verify() and not fresh.verify_due
+        assert fresh.headers_by_files(["user_role.md"])["user_role.md"].description == "User is a frontend lead now"
+        assert not fresh.verify()  # nothing changed since
+    later = save(store, "Later", "Added afterwards")
+    st = os.stat(store.root)
+    os.utime(store.root, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    with MemoryIndex(store.root, db) as fresh:
+        fresh.defer_work = True
+        assert fresh.catch_up() and fresh.verify_due
+        assert fresh.headers_by_files([later.file])[later.file].description == "Added afterwards"
+
+
 def test_unreadable_files_are_skipped(store, index):
     with open(os.path.join(store.root, "binary.md"), "wb") as handle:
         handle.write(b"\x00\x01\x02" * 10)

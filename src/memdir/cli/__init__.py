@@ -28,7 +28,7 @@ def main() -> None:
 
         call = hook_call(argv)
         if call is not None:
-            run_hook_command(call.event, project=call.project, memory_dir=call.memory_dir)
+            run_hook_command(call.event, project=call.project, memory_dir=call.memory_dir, detach=True)
             sys.exit(0)
     from memdir.cli.main import main as click_main
 

@@ -5,6 +5,11 @@ process per event, so importing click (several times the cost of a bare interpre
 every prompt. :func:`hook_call` recognises exactly the command lines ``memdir hooks install``
 writes (global ``--project``/``--memory-dir`` options, then ``hook <event>``); anything else,
 ``--help`` included, goes through click unchanged. Both paths run :func:`run_hook_command`.
+
+Claude Code also waits for the hook's process to exit, not only for its answer. Work a hook
+leaves for after its answer (``HookResult.after``: the prompt hook's check of every memory file's
+``stat``) runs, in the console script, in a forked copy of the process that has detached from
+Claude Code (a new session, none of the hook's pipes), while the hook itself exits at once.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 __all__ = ["HookCall", "hook_call", "run_hook_command"]
@@ -55,8 +60,10 @@ def hook_call(argv: Sequence[str]) -> HookCall | None:
     return HookCall(event=rest[1], project=options.get("--project"), memory_dir=options.get("--memory-dir"))
 
 
-def run_hook_command(event: str, *, project: str | None, memory_dir: str | None) -> None:
-    """Read the hook's JSON on stdin, print the answer (if any) as one JSON line on stdout.
+def run_hook_command(event: str, *, project: str | None, memory_dir: str | None, detach: bool = False) -> None:
+    """Read the hook's JSON on stdin, print the answer (if any) as one JSON line on stdout, then
+    run what the hook left for after its answer: in a detached fork when ``detach`` (the console
+    script, which exits as soon as this returns), else here.
 
     Fails open: any error becomes one ``memdir hook <event>: ...`` line on stderr, nothing on
     stdout, and the caller still exits 0, so Claude Code carries on without memdir.
@@ -68,10 +75,45 @@ def run_hook_command(event: str, *, project: str | None, memory_dir: str | None)
         data = json.loads(raw) if raw.strip() else {}
         result = run_hook(event, data, project=project, memory_dir=memory_dir)
     except Exception as exc:  # noqa: BLE001 - hooks fail open: log one line, never break the session
-        line = " ".join(f"memdir hook {event}: {type(exc).__name__}: {exc}".split())
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+        _fail(event, exc)
         return
     if result.output is not None:
         sys.stdout.write(json.dumps(result.output, ensure_ascii=False) + "\n")
         sys.stdout.flush()
+    if result.after is None or (detach and _ran_in_a_fork(result.after)):
+        return
+    try:
+        result.after()
+    except Exception as exc:  # noqa: BLE001 - as above
+        _fail(event, exc)
+
+
+def _fail(event: str, exc: Exception) -> None:
+    line = " ".join(f"memdir hook {event}: {type(exc).__name__}: {exc}".split())
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _ran_in_a_fork(work: Callable[[], object]) -> bool:
+    """Run ``work`` in a forked child and return at once: True (False when there is no ``fork`` on
+    this system or it failed; the caller then does the work itself). The child leaves Claude
+    Code's session and process group and lets go of the hook's pipes, so neither the answer's
+    reader nor a kill aimed at the hook waits for it or reaches it, and ends with ``os._exit``:
+    it never returns into the caller, whose exit handlers belong to the parent."""
+    fork: Callable[[], int] | None = getattr(os, "fork", None)
+    if fork is None:
+        return False
+    try:
+        pid = fork()
+    except OSError:
+        return False
+    if pid:
+        return True
+    try:
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        work()
+    finally:
+        os._exit(0)

@@ -28,7 +28,7 @@ Every hook fails open: the CLI turns any error into one line on stderr and exit 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memdir.config import MemoryConfig, read_environment, resolve_config
@@ -106,6 +106,9 @@ class HookResult(NamedTuple):
     output: dict[str, Any] | None = None
     note: str = ""
     launched: object = None
+    # Work left for after the answer is printed (the derived index's check of every file's stat):
+    # the console script runs it in a detached copy of its process, so the prompt does not wait.
+    after: Callable[[], str] | None = None
 
 
 def _context(event: str, text: str) -> dict[str, Any]:
@@ -163,6 +166,12 @@ def _history_in_background(
     command; the hook itself never opens the history, and an unchanged directory starts nothing."""
     if not config.memdir.history or _change_mark(session) == mark:
         return ""
+    return _start_history_sync(config, launcher)
+
+
+def _start_history_sync(config: MemoryConfig, launcher: Launcher | None) -> str:
+    if not config.memdir.history:
+        return ""
     from memdir.integrations.hook_launch import history_sync_argv, launcher_from_env, log_path
 
     launch = launcher or launcher_from_env(config.environment)
@@ -170,6 +179,32 @@ def _history_in_background(
     argv = history_sync_argv(project=config.project_root, memory_dir=memory_dir)
     launch(argv, log_path("history", config.config_home))
     return "; started history sync"
+
+
+def _check_after_answer(
+    config: MemoryConfig, session: MemorySession, launcher: Launcher | None
+) -> Callable[[], str] | None:
+    """The check a small store's catch-up left for after the answer (:meth:`MemoryIndex.verify`:
+    every memory file's stat against one stored signature, which notices an edit in place), or
+    None. A file it finds changed is indexed for the next prompt and starts the history sync, as a
+    change seen before the answer does. The index's connection is closed first, whatever is left:
+    the hook is done with it, and the check may run in a forked copy of this process, which must
+    open its own."""
+    index = session.index
+    if index is None:
+        return None
+    index.close()
+    if not index.verify_due:
+        return None
+
+    def check() -> str:
+        try:
+            changed = index.verify()
+        finally:
+            index.close()
+        return _start_history_sync(config, launcher) if changed else ""
+
+    return check
 
 
 def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launcher | None = None) -> HookResult:
@@ -187,10 +222,11 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
     mark = _change_mark(session)
     result = session.recall(hook.prompt)
     started = _index_in_background(config, session, launcher) + _history_in_background(config, session, launcher, mark)
+    after = _check_after_answer(config, session, launcher)
     if result.skipped:
-        return HookResult(note=f"recall skipped: {result.skipped}{started}")
+        return HookResult(note=f"recall skipped: {result.skipped}{started}", after=after)
     if not result.reminders:
-        return HookResult(note=f"no relevant memories{started}")
+        return HookResult(note=f"no relevant memories{started}", after=after)
     if path is not None:
         save_recall_state(path, session.state)
     tagged = config.claude_code.rules.hook_context_reminders
@@ -198,6 +234,7 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
     return HookResult(
         output=_context("user-prompt-submit", context),
         note=f"surfaced {', '.join(m.file for m in result.memories)}{started}",
+        after=after,
     )
 
 

@@ -11,7 +11,9 @@ when it is missing, from an older schema, or unreadable.
 Freshness: files added, removed, renamed or replaced atomically change their directory's
 mtime and are seen on the next call; a file rewritten in place by another program is seen at
 the next full refresh, at most ``refresh_interval`` seconds later (or at once with
-:meth:`MemoryIndex.refresh`).
+:meth:`MemoryIndex.refresh`). A fresh process catching up a small store compares every file's
+stat with one stored signature (:mod:`memdir.store.index_catchup`), after its answer in the
+prompt hook.
 """
 
 from __future__ import annotations

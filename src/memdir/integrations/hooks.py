@@ -188,8 +188,8 @@ def _check_after_answer(
     every memory file's stat against one stored signature, which notices an edit in place), or
     None. A file it finds changed is indexed for the next prompt and starts the history sync, as a
     change seen before the answer does. The index's connection is closed first, whatever is left:
-    the hook is done with it, and the check may run in a forked copy of this process, which must
-    open its own."""
+    the hook is done with it (its process ends without tearing the interpreter down), and the
+    check may run in a forked copy of this process, which must open its own."""
     index = session.index
     if index is None:
         return None

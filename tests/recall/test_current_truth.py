@@ -158,3 +158,63 @@ def test_the_hybrid_weighs_the_lexical_score_twice_the_embedding_lift(tmp_path):
     assert next(h.filename for h, _ in default.rank(query, store.headers())) == "exact.md"
     swapped = HybridSelector(embedding=FixedSimilarity(cosines), lexical_weight=0.5, embedding_weight=1.0)
     assert next(h.filename for h, _ in swapped.rank(query, store.headers())) == "paraphrase.md"
+
+
+# -- which memories are one fact's versions ------------------------------------------------------
+
+
+def bundle_store(tmp_path):
+    """A conversation's messages: the update shares the fact's key word with the question, and
+    little else (the first message has "web", which only it holds)."""
+    store = MemoryDir(tmp_path / "mem")
+    save(store, "first.md", "fyi the shopfront web bundle is 2.4 MB gzipped right now, too much", days_ago=40)
+    save(store, "flaky.md", "heads up, 9 tests in the shopfront suite are flaky", days_ago=30)
+    save(store, "update.md", "good news, tree shaking got the shopfront bundle down to 1.3 MB", days_ago=10)
+    save(store, "rename.md", "rename getUser in the shopfront api client to fetchUser", days_ago=5)
+    return store
+
+
+def test_an_update_that_shares_only_the_key_word_with_the_question_comes_first(tmp_path):
+    store = bundle_store(tmp_path)
+    selector = LexicalSelector()
+    question = "how big is the shopfront web bundle these days?"
+    scored = [h.filename for h, _ in selector.scored(question, store.headers())]
+    assert scored.index("first.md") < scored.index("update.md")
+    ranked = [h.filename for h, _ in selector.rank(question, store.headers())]
+    assert ranked[:2] == ["update.md", "first.md"]
+    assert ranked.index("flaky.md") > ranked.index("first.md")  # the project's name alone is not the subject
+
+
+def test_a_question_about_the_past_keeps_the_ranking_by_relevance(tmp_path):
+    store = bundle_store(tmp_path)
+    question = "how big was the shopfront web bundle at first?"
+    ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
+    scored = [h.filename for h, _ in LexicalSelector().scored(question, store.headers())]
+    assert ranked == scored
+    assert ranked[0] == "first.md"
+
+
+def test_a_subject_that_many_memories_touch_is_not_taken_for_one_fact(tmp_path):
+    """Pins MAX_VERSIONS: six memories on camping are six trips, not six versions of one fact."""
+    store = MemoryDir(tmp_path / "mem")
+    for day, place in enumerate(("the beach", "the lake", "the mountains", "the forest", "the desert", "the coast")):
+        save(store, f"trip{day}.md", f"Melanie went camping at {place} with her kids", days_ago=60 - 10 * day)
+    question = "where does Melanie like camping with her kids at the lake?"
+    ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
+    assert ranked == [h.filename for h, _ in LexicalSelector().scored(question, store.headers())]
+    assert ranked[0] == "trip1.md"
+
+
+def test_past_and_present_questions_in_four_languages():
+    from memdir.recall.question_time import asks_about_the_past
+
+    assert asks_about_the_past("When did we move the checkout API to Node 20?")
+    assert asks_about_the_past("What has Melanie painted?")
+    assert asks_about_the_past("以前用的是哪个 HTTP 客户端？")
+    assert asks_about_the_past("前はどのバージョンを使っていましたか？")
+    assert asks_about_the_past("예전에는 어떤 버전을 썼나요?")
+    assert not asks_about_the_past("What p95 latency does the checkout API have?")
+    assert not asks_about_the_past("Which library is used by the billing worker?")
+    assert not asks_about_the_past("What did the p95 come down to now?")
+    assert not asks_about_the_past("商城接口缓存多久过期？")
+    assert not asks_about_the_past("今のバージョンは？")

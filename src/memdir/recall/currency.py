@@ -1,40 +1,54 @@
-"""Time-aware ordering: where two ranked memories answer a query about the same subject, the newer first.
+"""Time-aware ordering: where ranked memories answer a question about one fact, the newer first.
 
 A store keeps what was true when each memory was written: "the checkout API's p95 is 950 ms" and,
 weeks later, "after the cache it is 140 ms". Relevance alone ranks whichever shares more words with
 the question, which is the stale one about as often as not. This stage runs after scoring, on any
-selector's ranking: among the best candidates it finds groups that are about one subject *for this
-query*, and gives each group's places in the ranking to its members newest first. Nothing else
-moves, so it is not a recency boost: a year-old rule that nothing newer restates keeps its place.
+selector's ranking: among the best candidates it finds the few that are on the question's subject,
+and gives their places in the ranking to them newest first. Nothing else moves, so it is not a
+recency boost: a year-old rule that nothing newer on its subject joins keeps its place.
 
-Two candidates are about one subject when
+The question says what the subject is. A memory is on it when the question words its description
+holds weigh at least a share of what the best-matching candidate's hold: each question
+word weighs its rarity among the candidates (a project's name, in every memory, weighs little;
+"bundle" or "TTL" much). A word that only one candidate holds weighs less (``LONE_WORD_WEIGHT`` of
+its rarity): it is more often how that one memory was worded ("the *web* bundle") than something a
+fact's versions share; a pair of Chinese, Japanese or Korean characters that only one candidate
+holds weighs less still (``LONE_PAIR_WEIGHT``), since most such pairs span two words ("口缓" of
+"接口缓存"). Two memories about different things match different words of the question, so "the
+search service's HTTP client" does not join a question about the checkout API's.
 
-- their descriptions say much the same apart from values (the idf-weighted overlap of their words,
-  numbers left out since a number is what an update changes, reaches ``SUBJECT_FLOOR``), and
-- they match the query the same way (the idf-weighted overlap of the query words each one holds
-  reaches ``QUERY_FLOOR``): "the search service's HTTP client" and "the checkout API's HTTP
-  client" read alike, but a question about the checkout API matches only one of them on its name.
+A fact has a few versions. The share starts at 0.6 and rises (``SUBJECT_SHARES``) until at most
+``MAX_VERSIONS`` candidates are on the subject; when even the strictest share finds more, the
+question is about something many memories touch (a person's hobbies, a component's many facts),
+not about one fact, and the ranking stays as it is. A question about the past ("when did we move
+to Node 20?", :mod:`memdir.recall.question_time`) also keeps its ranking.
+
+Comparing the memories with each other instead (their descriptions' overlap, numbers left out)
+found the versions of a fact a fifth of the time: versions share the subject's key word and little
+else, while two facts written alike about different things share everything but it.
 
 A memory's time is its ``modified:`` stamp, else its mtime (:attr:`MemoryHeader.time_ms`). The
-floors were chosen on ``bench/recall_truth.py`` and checked on LoCoMo (docs/recall.md).
+figures were chosen on ``bench/recall_truth.py`` and checked on LoCoMo (docs/recall.md).
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 from memdir.model.analysis import tokenize
 from memdir.model.markup import neutralise
+from memdir.recall.question_time import asks_about_the_past
 from memdir.store.scan import MemoryHeader
 
 __all__ = [
-    "QUERY_FLOOR",
-    "SUBJECT_FLOOR",
+    "LONE_PAIR_WEIGHT",
+    "LONE_WORD_WEIGHT",
+    "MAX_VERSIONS",
+    "SUBJECT_SHARES",
     "WINDOW",
-    "SubjectGroups",
+    "QuestionSubject",
     "admitted_newer_first",
     "newer_first",
     "newer_note",
@@ -42,10 +56,13 @@ __all__ = [
     "subject_terms",
 ]
 
-SUBJECT_FLOOR = 0.3
-QUERY_FLOOR = 0.6
-WINDOW = 20  # only the head of a ranking is reordered: the tail is never surfaced
-_DIGIT = re.compile(r"\d")
+SUBJECT_SHARES = (0.6, 0.7, 0.8, 0.9)
+MAX_VERSIONS = 4
+LONE_WORD_WEIGHT = 0.5
+LONE_PAIR_WEIGHT = 0.25
+# Only the head of a ranking is reordered, and only its memories are weighed: the tail is never
+# surfaced, and with 20 rather than 10 the stage moved more far, unrelated memories up (docs/recall.md).
+WINDOW = 10
 _CACHE_LIMIT = 4096
 _terms: dict[tuple[str, float, int], frozenset[str]] = {}
 
@@ -55,9 +72,9 @@ _T = TypeVar("_T")
 def subject_terms(header: MemoryHeader) -> frozenset[str]:
     """The words of a memory's description (its name when it has none), cached by file state.
 
-    The description is the line written to say what a memory is about; the name and the body
-    carry boilerplate as often as subject (a speaker, a session date), and with them the stage
-    grouped memories about different events of one person on LoCoMo."""
+    The description is the line written to say what a memory is about; the body carries
+    boilerplate as often as subject (a speaker, a session date), and with it the stage took
+    memories about different events of one person for one subject on LoCoMo."""
     key = (header.path, header.mtime_ms, header.size)
     found = _terms.get(key)
     if found is None:
@@ -68,78 +85,54 @@ def subject_terms(header: MemoryHeader) -> frozenset[str]:
     return found
 
 
-def _overlap(a: frozenset[str], b: frozenset[str], weight: Callable[[str], float]) -> float:
-    union = sum(weight(term) for term in a | b)
-    return sum(weight(term) for term in a & b) / union if union else 0.0
+def _lone(term: str, holders: int) -> float:
+    """How much of its rarity a question word weighs when only ``holders`` candidates hold it."""
+    if holders > 1:
+        return 1.0
+    return LONE_PAIR_WEIGHT if len(term) == 2 and not term.isascii() else LONE_WORD_WEIGHT
 
 
-class SubjectGroups:
-    """Which of a few ranked memories are about one subject for one query."""
+class QuestionSubject:
+    """Which of a few ranked memories are the versions of the one fact a question asks about."""
 
-    def __init__(
-        self,
-        query: str,
-        headers: Sequence[MemoryHeader],
-        *,
-        subject_floor: float = SUBJECT_FLOOR,
-        query_floor: float = QUERY_FLOOR,
-    ) -> None:
-        self.asked = frozenset(tokenize(query))
-        self.terms = [subject_terms(header) for header in headers]
-        count = len(headers) + 1
-        df: dict[str, int] = {}
-        for terms in self.terms:
+    def __init__(self, query: str, headers: Sequence[MemoryHeader]) -> None:
+        self.members: list[int] = []
+        if asks_about_the_past(query):
+            return
+        asked = frozenset(tokenize(query))
+        held = [subject_terms(header) & asked for header in headers]
+        holders: dict[str, int] = {}
+        for terms in held:
             for term in terms:
-                df[term] = df.get(term, 0) + 1
-        self._idf = {term: math.log(1.0 + count / (1 + seen)) for term, seen in df.items()}
-        self.subject_floor = subject_floor
-        self.query_floor = query_floor
-
-    def weight(self, term: str) -> float:
-        return self._idf.get(term, math.log(2.0))
-
-    def same(self, i: int, j: int) -> bool:
-        """Whether the ``i``-th and ``j``-th memories are about one subject for this query."""
-        a, b = self.terms[i], self.terms[j]
-        if self.asked and _overlap(a & self.asked, b & self.asked, self.weight) < self.query_floor:
-            return False
-        values = _DIGIT.search
-        a_words = frozenset(term for term in a if not values(term))
-        b_words = frozenset(term for term in b if not values(term))
-        return _overlap(a_words, b_words, self.weight) >= self.subject_floor
-
-    def groups(self) -> list[list[int]]:
-        """Groups of more than one memory, members in ranking order: each group is the best-ranked
-        memory not yet grouped and every later one about its subject. Membership is direct, never by
-        a chain (a ~ b ~ c does not put a with c: each step may change the subject a little)."""
-        taken = [False] * len(self.terms)
-        found: list[list[int]] = []
-        for i in range(len(self.terms)):
-            if taken[i]:
-                continue
-            group = [i] + [j for j in range(i + 1, len(self.terms)) if not taken[j] and self.same(i, j)]
-            if len(group) > 1:
-                for j in group:
-                    taken[j] = True
-                found.append(group)
-        return found
+                holders[term] = holders.get(term, 0) + 1
+        count = len(headers) + 1
+        weight = {term: math.log(1.0 + count / (1 + seen)) * _lone(term, seen) for term, seen in holders.items()}
+        masses = [sum(weight[term] for term in terms) for terms in held]
+        best = max(masses, default=0.0)
+        if best <= 0:
+            return
+        for share in SUBJECT_SHARES:
+            members = [i for i, mass in enumerate(masses) if mass >= share * best]
+            if len(members) <= MAX_VERSIONS:
+                self.members = members if len(members) > 1 else []
+                return
 
 
 def newer_first(
     query: str, ranked: Sequence[tuple[MemoryHeader, _T]], *, window: int = WINDOW
 ) -> list[tuple[MemoryHeader, _T]]:
-    """``ranked`` with, within its first ``window`` entries, each group of memories about one subject
-    given the group's places newest first. Scores stay with the places, so a ranking stays sorted
+    """``ranked`` with, within its first ``window`` entries, the memories on the question's subject
+    given their places newest first. Scores stay with the places, so a ranking stays sorted
     and a floor applied afterwards admits the same places (the newest member takes the best one)."""
     head = list(ranked[:window])
     if len(head) < 2:
         return list(ranked)
     headers = [header for header, _ in head]
-    for group in SubjectGroups(query, headers).groups():
+    group = QuestionSubject(query, headers).members
+    if len(group) > 1:
         newest = sorted(group, key=lambda i: (-headers[i].time_ms, i))
-        moved = [headers[i] for i in newest]
-        for place, header in zip(group, moved, strict=True):
-            head[place] = (header, head[place][1])
+        for place, i in zip(group, newest, strict=True):
+            head[place] = (headers[i], head[place][1])
     return head + list(ranked[window:])
 
 
@@ -160,16 +153,11 @@ def newer_on_subject(query: str, headers: Sequence[MemoryHeader]) -> dict[str, M
     memory, which one is current."""
     if len(headers) < 2:
         return {}
-    subjects = SubjectGroups(query, headers)
-    newer: dict[str, MemoryHeader] = {}
-    for i, header in enumerate(headers):
-        for j, other in enumerate(headers):
-            if i == j or other.time_ms <= header.time_ms or not subjects.same(i, j):
-                continue
-            best = newer.get(header.path)
-            if best is None or other.time_ms > best.time_ms:
-                newer[header.path] = other
-    return newer
+    members = [headers[i] for i in QuestionSubject(query, headers).members]
+    if len(members) < 2:
+        return {}
+    newest = max(members, key=lambda header: header.time_ms)
+    return {header.path: newest for header in members if header.time_ms < newest.time_ms}
 
 
 def newer_note(newer: MemoryHeader) -> str:

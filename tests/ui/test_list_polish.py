@@ -23,6 +23,20 @@ def test_the_list_counts_types_groups_by_day_and_flags_a_broken_memory(client: T
     assert "needs a description" in page and "type-project broken" in page
 
 
+def test_the_counts_per_type_follow_every_change_to_the_store(client: TestClient, memory_root: Path):
+    def feedback_count() -> str:
+        page = client.get("/").text
+        return page.split('href="/?type=feedback">feedback <strong>', 1)[1].split("<", 1)[0]
+
+    assert feedback_count() == feedback_count() == "1"
+    note = "---\nname: Reviews\ndescription: Reviews are short\ntype: feedback\n---\n\nKeep them short.\n"
+    (memory_root / "feedback_reviews.md").write_text(note)
+    assert feedback_count() == "2"
+    (memory_root / "saved.tmp").write_text(note.replace("type: feedback", "type: project"))
+    (memory_root / "saved.tmp").replace(memory_root / "feedback_reviews.md")  # an editor's save
+    assert feedback_count() == "1"
+
+
 def test_a_search_highlights_the_matched_words_and_says_how_well_each_matched(client: TestClient):
     page = client.get("/", params={"q": "payments reviews"}).text
     assert "<mark>payments</mark>" in page and "<mark>reviews</mark>" in page

@@ -45,7 +45,7 @@ from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
-from memdir.ui.polish import highlight, matched_words, render_body, type_counts
+from memdir.ui.polish import TypeCounts, highlight, matched_words, render_body
 from memdir.ui.web import csrf_token, page_environment, read_form, render_page
 from memdir.ui.web_handlers import WebError, error_handlers, static_route, status_of
 
@@ -83,6 +83,7 @@ class WebView:
         self.pages.filters["highlight"] = highlight
         self.pages.filters["render_body"] = render_body
         self.pages.filters["matched_words"] = matched_words
+        self.type_counts = TypeCounts()  # used inside work(), one at a time
 
     def routes(self) -> list[Route]:
         helpers: dict[str, Any] = {"render": self.render, "work": self.work, "form_of": self.form_of}
@@ -149,7 +150,7 @@ class WebView:
             store = md.ranked_store() if query.text else None
             now_ms = services.clock() * 1000
             page = list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
-            return page, type_counts(headers)
+            return page, self.type_counts(headers)
 
         result, counts = await self.work(build)
         return self.render(

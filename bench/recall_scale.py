@@ -295,6 +295,12 @@ def child(command: list[str], *, env: dict[str, str], stdin: str = "") -> dict[s
     return {"wall_ms": elapsed, "cpu_ms": cpu, "rss_mb": usage.ru_maxrss / 1024}
 
 
+# The prompt hook of a small store exits once it has answered and leaves a forked copy checking
+# every file's stat (a few milliseconds): each hook run is given this long to let it finish before
+# the bare start it is paired with, as a person's next prompt is seconds away.
+SETTLE_S = 0.1
+
+
 def store_for(count: int, stores: Path) -> tuple[Path, list[str]]:
     """The synthetic store of ``count`` memories, written once under ``stores`` and reused after."""
     root = stores / f"mem-{count}"
@@ -400,6 +406,7 @@ def hook_scale(
         env = {**base_env, "CLAUDE_CONFIG_DIR": str(home), "HOME": str(workdir)}
         event = {"session_id": f"cold-{run}", "cwd": str(project), "prompt": queries[run % len(queries)]}
         cold.append(child([*prefix, "hook", "user-prompt-submit"], env=env, stdin=json.dumps(event)))
+        time.sleep(SETTLE_S)
         cold_bare.append(child(bare_command, env=base_env))
         started = time.perf_counter()
         child([*prefix, "reindex"], env=env)
@@ -412,6 +419,7 @@ def hook_scale(
     for run in range(runs + 1):
         event = {"session_id": f"warm-{run}", "cwd": str(project), "prompt": queries[(run + 7) % len(queries)]}
         measured = child([*prefix, "hook", "user-prompt-submit"], env=env, stdin=json.dumps(event))
+        time.sleep(SETTLE_S)
         bare = child(bare_command, env=base_env)
         if run:  # the first one warms the page cache
             warm.append(measured)

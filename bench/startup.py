@@ -69,6 +69,7 @@ def paired(argv: list[str], stdin_for: Any, env: dict[str, str], cwd: str, runs:
     for run in range(runs):
         base = wall(bare, "", env, cwd)
         took = wall(argv, stdin_for(run), env, cwd)
+        time.sleep(0.1)  # the prompt hook's check after its answer (a fork) finishes before the next run
         ratios.append(took / base)
         times.append(took)
         bases.append(base)

@@ -218,3 +218,15 @@ def test_past_and_present_questions_in_four_languages():
     assert not asks_about_the_past("What did the p95 come down to now?")
     assert not asks_about_the_past("商城接口缓存多久过期？")
     assert not asks_about_the_past("今のバージョンは？")
+
+
+def test_a_newer_memory_that_matches_other_words_of_the_question_is_not_a_version(tmp_path):
+    """Pins LEADER_WORDS: the career memory holds "Caroline", "considering", "support" and "people", but the
+    agency memory holds "adoption agency": they answer different parts of the question."""
+    store = MemoryDir(tmp_path / "mem")
+    save(store, "agency.md", "Caroline chose an adoption agency that supports LGBTQ folks", days_ago=90)
+    save(store, "career.md", "Caroline is considering a counseling career to support other people", days_ago=10)
+    save(store, "trip.md", "Melanie went camping with her kids at the lake", days_ago=5)
+    question = "which people does the adoption agency Caroline is considering support?"
+    ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
+    assert ranked[0] == "agency.md"

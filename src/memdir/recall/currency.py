@@ -15,7 +15,10 @@ its rarity): it is more often how that one memory was worded ("the *web* bundle"
 fact's versions share; a pair of Chinese, Japanese or Korean characters that only one candidate
 holds weighs less still (``LONE_PAIR_WEIGHT``), since most such pairs span two words ("口缓" of
 "接口缓存"). Two memories about different things match different words of the question, so "the
-search service's HTTP client" does not join a question about the checkout API's.
+search service's HTTP client" does not join a question about the checkout API's; and at least
+``LEADER_WORDS`` of a member's question weight must be words the best-matching candidate holds too
+("Caroline is considering a career" does not join "Caroline chose an adoption agency" for a
+question about the agency Caroline is considering: its words are mostly others).
 
 A fact has a few versions. The share starts at 0.6 and rises (``SUBJECT_SHARES``) until at most
 ``MAX_VERSIONS`` candidates are on the subject; when even the strictest share finds more, the
@@ -43,6 +46,7 @@ from memdir.recall.question_time import asks_about_the_past
 from memdir.store.scan import MemoryHeader
 
 __all__ = [
+    "LEADER_WORDS",
     "LONE_PAIR_WEIGHT",
     "LONE_WORD_WEIGHT",
     "MAX_VERSIONS",
@@ -57,6 +61,7 @@ __all__ = [
 ]
 
 SUBJECT_SHARES = (0.6, 0.7, 0.8, 0.9)
+LEADER_WORDS = 0.7
 MAX_VERSIONS = 4
 LONE_WORD_WEIGHT = 0.5
 LONE_PAIR_WEIGHT = 0.25
@@ -111,8 +116,14 @@ class QuestionSubject:
         best = max(masses, default=0.0)
         if best <= 0:
             return
+        leader = held[masses.index(best)]
+        alike = [
+            i
+            for i, terms in enumerate(held)
+            if sum(weight[term] for term in terms & leader) >= LEADER_WORDS * masses[i]
+        ]
         for share in SUBJECT_SHARES:
-            members = [i for i, mass in enumerate(masses) if mass >= share * best]
+            members = [i for i in alike if masses[i] >= share * best]
             if len(members) <= MAX_VERSIONS:
                 self.members = members if len(members) > 1 else []
                 return

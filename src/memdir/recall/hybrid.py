@@ -6,10 +6,11 @@ divided by the best one, plus half the cosine's lift over the store's mean simil
 the best lift. Unlike reciprocal-rank fusion this keeps how far ahead a memory is, not just its
 place: a memory that both rankers like, but neither puts first, beats one that only one ranker
 puts first. Reciprocal-rank fusion (``fusion="rank"``: each list contributes ``w / (k + rank)``)
-is still available. The weights were chosen on two LoCoMo conversations and checked on three
-others. ``fusion="learned"`` weighs a few more features per candidate with weights learned to rank
-(:mod:`memdir.recall.learned`); it is not the default, since on conversations it was not trained on
-it does no better than the two hand-set weights (docs/recall.md). A memory is surfaced only when
+is still available. The default, ``fusion="learned"``, weighs the same two with whether a memory
+was written in the same sitting as the best match, by weights learned to rank on LoCoMo
+(:mod:`memdir.recall.learned`): on every conversation left out of its training it beat the
+hand-set weights (``fusion="score"``, 1 and 0.5, chosen on two LoCoMo conversations and checked on
+three others; docs/recall.md has the figures). A memory is surfaced only when
 one of the two rankers finds it relevant on its own terms (the lexical floor, or the similarity
 floor), so a query about nothing in the store still surfaces nothing.
 
@@ -28,7 +29,7 @@ from memdir.recall.embedding import (
     Similarities,
 )
 from memdir.recall.learned import Similar as _Similar
-from memdir.recall.learned import TermStats, candidate_features, load_ranker
+from memdir.recall.learned import TermStats, load_ranker
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
     RankingSelector,
@@ -58,7 +59,7 @@ class HybridSelector:
         lexical_weight: float = 1.0,
         embedding_weight: float = 0.5,
         embedding_depth: int = 100,
-        fusion: str = "score",
+        fusion: str = "learned",
     ) -> None:
         if fusion not in ("score", "rank", "learned"):
             raise ConfigError(f"unknown fusion {fusion!r}; choose 'score', 'rank' or 'learned'", rule="selector")
@@ -77,9 +78,7 @@ class HybridSelector:
         if self.fusion == "score":
             return self._fuse_scores(lexical, embedded)
         if self.fusion == "learned":
-            headers, rows = candidate_features(query, lexical, embedded, stats, depth=self.embedding_depth)
-            scores = load_ranker("hybrid").scores(rows)
-            return _ordered({h.path: s for h, s in zip(headers, scores, strict=True)}, {h.path: h for h in headers})
+            return load_ranker("hybrid").rank(query, lexical, embedded, stats, depth=self.embedding_depth)
         fused: dict[str, float] = {}
         by_path: dict[str, MemoryHeader] = {}
         for weight, ranking in (
@@ -133,13 +132,13 @@ class HybridSelector:
         lexical = self.lexical.scored(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
         if embedded is None:
-            return newer_first(query, lexical)
+            return newer_first(query, self.lexical.ordered(query, lexical))
         return newer_first(query, self._fuse(query, lexical, embedded, self.lexical.index))
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
-        ranked = lexical
+        ranked = self.lexical.ordered(request.query, lexical)
         embedded = self._embedded(request.query, request.candidates) if request.candidates else None
         if embedded is not None:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
@@ -168,7 +167,7 @@ class HybridSelector:
         lexical = unexpired(lexical, request.now_s)
         postings = self.lexical.stored(request.store)
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query, postings)}
-        ranked = lexical
+        ranked = self.lexical.ordered(request.query, lexical, postings)
         embedded = None if ranker is None else ranker.store_scores(request.query, request.store, budget=request.budget)
         if embedded is not None and ranker is not None and postings is not None:
             embedded.exclude = request.exclude

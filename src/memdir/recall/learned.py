@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from importlib import resources
-from typing import Protocol
+import os
+from collections.abc import Collection, Mapping, Sequence
+from typing import NamedTuple, Protocol
 
 from memdir.errors import ConfigError
 from memdir.model.analysis import is_pair, tokenize
@@ -35,8 +34,12 @@ __all__ = ["FEATURES", "LinearRanker", "candidate_features", "load_ranker"]
 # - embedding: the cosine's lift over the store's mean similarity, over the best lift;
 # - coverage: the share of the query's information (idf mass) the memory's words hold;
 # - described: the same share held by its description alone (what the memory is about);
-# - lexical_place, embedding_place: 1 / (1 + place) in each ranker's list (0 when not in it).
-FEATURES = ("lexical", "embedding", "coverage", "described", "lexical_place", "embedding_place")
+# - lexical_place, embedding_place: 1 / (1 + place) in each ranker's list (0 when not in it);
+# - beside_best: 1 when the memory was written within BESIDE_MS of the best candidate other than
+#   itself (the best lexical match, else the embedding's best; for that one, the second): what was
+#   saved in the same sitting as the best match is often the rest of the same story.
+FEATURES = ("lexical", "embedding", "coverage", "described", "lexical_place", "embedding_place", "beside_best")
+BESIDE_MS = 3_600_000.0
 
 
 class TermStats(Protocol):
@@ -84,61 +87,81 @@ def candidate_features(
     stats: TermStats,
     *,
     depth: int = 100,
+    needs: Collection[str] = FEATURES,
 ) -> tuple[list[MemoryHeader], list[list[float]]]:
     """The candidates of one query (the lexical matches, then the embedding's best ``depth`` not
-    among them) and each one's :data:`FEATURES`. Coverage is read only for the lexical matches
+    among them) and each one's :data:`FEATURES` (those not in ``needs`` left at 0, so a model that
+    does not read the words pays nothing for them). Coverage is read only for the lexical matches
     (a memory outside them holds none of the query's words, or too little to be ranked); the stored
     postings know no more, so both paths give the same numbers."""
     headers: list[MemoryHeader] = []
     rows: list[list[float]] = []
     places: dict[str, int] = {}
-    weights = query_weights(query, stats)
+    words = "coverage" in needs or "described" in needs
+    weights = query_weights(query, stats) if words else {}
     total = sum(weights.values())
+
+    def described(header: MemoryHeader) -> float:
+        return _share(weights, total, subject_terms(header)) if "described" in needs else 0.0
+
     top = max((score for _, score in lexical), default=0.0)
     for place, (header, score) in enumerate(lexical):
         if header.path in places:
             continue
         places[header.path] = len(rows)
         headers.append(header)
-        coverage = _share(weights, total, stats.terms_of(header.path))
-        described = _share(weights, total, subject_terms(header))
-        rows.append([score / top if top > 0.0 else 0.0, 0.0, coverage, described, 1.0 / (1.0 + place), 0.0])
-    if embedded is None or not len(embedded):
-        return headers, rows
-    mean = embedded.mean
-    spread = embedded.best - mean
-    if spread <= 0.0:
-        return headers, rows
-    lifted: set[str] = set()
+        coverage = _share(weights, total, stats.terms_of(header.path)) if "coverage" in needs else 0.0
+        lifted = score / top if top > 0.0 else 0.0
+        rows.append([lifted, 0.0, coverage, described(header), 1.0 / (1.0 + place), 0.0, 0.0])
+    mean = embedded.mean if embedded is not None and len(embedded) else 0.0
+    spread = embedded.best - mean if embedded is not None and len(embedded) else 0.0
+    if embedded is None or spread <= 0.0:
+        return headers, _beside_best(headers, rows)
+    seen: set[str] = set()
     for place, (header, similarity) in enumerate(embedded.head(depth)):
-        lifted.add(header.path)
+        seen.add(header.path)
         at = places.get(header.path)
         if at is None:
             places[header.path] = at = len(rows)
             headers.append(header)
-            rows.append([0.0, 0.0, 0.0, _share(weights, total, subject_terms(header)), 0.0, 0.0])
+            rows.append([0.0, 0.0, 0.0, described(header), 0.0, 0.0, 0.0])
         rows[at][1] = (similarity - mean) / spread
         rows[at][5] = 1.0 / (1.0 + place)
     for header in headers:
-        if header.path not in lifted:
+        if header.path not in seen:
             cosine = embedded.get(header.path)
             if cosine is not None:
                 rows[places[header.path]][1] = (cosine - mean) / spread
-    return headers, rows
+    return headers, _beside_best(headers, rows)
 
 
-@dataclass(frozen=True)
-class LinearRanker:
-    """A score per candidate: the weighted sum of its features (those this model names)."""
+def _beside_best(headers: Sequence[MemoryHeader], rows: list[list[float]]) -> list[list[float]]:
+    """Each candidate's ``beside_best``: written within :data:`BESIDE_MS` of the best candidate other
+    than itself (the best one is compared with the second). Every candidate of a store written at one
+    time (a checkout, an import) gets the same 1, so the feature then changes no order."""
+    if len(headers) > 1:
+        at = FEATURES.index("beside_best")
+        best, second = headers[0].time_ms, headers[1].time_ms
+        for i, (header, row) in enumerate(zip(headers, rows, strict=True)):
+            row[at] = 1.0 if abs(header.time_ms - (second if i == 0 else best)) < BESIDE_MS else 0.0
+    return rows
+
+
+class LinearRanker(NamedTuple):
+    """A score per candidate: the weighted sum of its features (those this model names).
+
+    A NamedTuple, not a dataclass: the prompt hook ranks with it and imports no ``dataclasses``."""
 
     name: str
     features: tuple[str, ...]
     weights: tuple[float, ...]
 
-    def __post_init__(self) -> None:
+    def checked(self) -> LinearRanker:
+        """This model, or a clear error when it names a feature that does not exist."""
         unknown = [feature for feature in self.features if feature not in FEATURES]
         if unknown or len(self.features) != len(self.weights):
             raise ConfigError(f"ranker {self.name!r}: unknown features {unknown} or weights of another length")
+        return self
 
     def scores(self, rows: Sequence[Sequence[float]]) -> list[float]:
         """Each row's score (rows in :data:`FEATURES` order)."""
@@ -146,7 +169,25 @@ class LinearRanker:
         pairs = list(zip(at, self.weights, strict=True))
         return [math.fsum(weight * row[i] for i, weight in pairs) for row in rows]
 
+    def rank(
+        self,
+        query: str,
+        lexical: Sequence[tuple[MemoryHeader, float]],
+        embedded: Similar | None,
+        stats: TermStats,
+        *,
+        depth: int = 100,
+    ) -> list[tuple[MemoryHeader, float]]:
+        """The candidates by this model's score, best first (ties: newest, then by file name)."""
+        headers, rows = candidate_features(query, lexical, embedded, stats, depth=depth, needs=self.features)
+        ranked = list(zip(headers, self.scores(rows), strict=True))
+        ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
+        return ranked
 
+
+# Package data beside this module (read with open(): importlib.resources would bring pathlib onto
+# the prompt hook's path).
+MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ranker.json")
 _LOADED: dict[str, LinearRanker] = {}
 
 
@@ -154,10 +195,11 @@ def load_ranker(name: str) -> LinearRanker:
     """The shipped model ``name`` (``hybrid`` or ``lexical``) from ``ranker.json``."""
     found = _LOADED.get(name)
     if found is None:
-        text = resources.files("memdir.recall").joinpath("ranker.json").read_text(encoding="utf-8")
-        models = json.loads(text)["models"]
+        with open(MODEL_FILE, encoding="utf-8") as handle:
+            models = json.load(handle)["models"]
         if name not in models:
             raise ConfigError(f"no learned ranking named {name!r}; shipped: {', '.join(sorted(models))}")
         model = models[name]
-        found = _LOADED[name] = LinearRanker(name, tuple(model["features"]), tuple(float(w) for w in model["weights"]))
+        weights = tuple(float(w) for w in model["weights"])
+        found = _LOADED[name] = LinearRanker(name, tuple(model["features"]), weights).checked()
     return found

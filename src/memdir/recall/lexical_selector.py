@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from memdir.model.analysis import is_pair, tokenize
 from memdir.recall.currency import admitted_newer_first, newer_first
+from memdir.recall.learned import load_ranker
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex
 from memdir.recall.selector_protocol import (
     Selection,
@@ -55,6 +56,10 @@ class LexicalSelector:
     With ``feedback_docs`` > 0 the query is expanded once from the best matches (pseudo-relevance
     feedback): the strongest terms of the top memories are added at ``feedback_weight``, which finds
     memories that describe the same event in other words.
+
+    With ``learned`` (the default) the matches are ordered by the weights learned to rank
+    (:mod:`memdir.recall.learned`): BM25, and whether a memory was written in the same sitting as
+    the best match. The relevance floor still reads BM25 alone, so what can surface is the same.
     """
 
     name = "lexical"
@@ -72,6 +77,7 @@ class LexicalSelector:
         feedback_terms: int = 8,
         feedback_weight: float = 0.3,
         cache: AnalysisCache | None = None,
+        learned: bool = True,
     ) -> None:
         self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b, cache=cache)
         self.min_score = min_score
@@ -82,6 +88,7 @@ class LexicalSelector:
         self.feedback_docs = feedback_docs
         self.feedback_terms = feedback_terms
         self.feedback_weight = feedback_weight
+        self.learned = learned
         self._stored: StoredPostings | None = None
 
     def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
@@ -110,7 +117,16 @@ class LexicalSelector:
         """Every candidate that shares a term with the query, best first (ties: newest first), with
         memories about one subject newest first (:mod:`memdir.recall.currency`); only the best
         ``limit`` when given, which spares sorting a long tail on large stores."""
-        return newer_first(query, self.scored(query, candidates, limit=limit))
+        return newer_first(query, self.ordered(query, self.scored(query, candidates, limit=limit)))
+
+    def ordered(
+        self, query: str, ranked: Sequence[tuple[MemoryHeader, float]], stats: _TermStats | None = None
+    ) -> list[tuple[MemoryHeader, float]]:
+        """The BM25 matches in the order recall gives them: by the learned weights when ``learned``
+        (scores then the model's), else as they are."""
+        if not self.learned or len(ranked) < 2:
+            return list(ranked)
+        return load_ranker("lexical").rank(query, ranked, None, self.index if stats is None else stats)
 
     def scored(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
@@ -185,7 +201,7 @@ class LexicalSelector:
             return None
         ranked = unexpired(ranked, request.now_s)
         admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
-        chosen = admitted_newer_first(request.query, ranked, admitted)
+        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked, self._stored), admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
@@ -194,6 +210,6 @@ class LexicalSelector:
         depth = max(50, 10 * request.limit)
         ranked = self.scored(request.query, request.candidates, limit=depth)
         admitted = {header.path for header, _ in self.admit(ranked, request.query)}
-        chosen = admitted_newer_first(request.query, ranked, admitted)
+        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked), admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -129,6 +129,22 @@ def test_a_secret_in_one_of_fifty_files_is_skipped_and_reported_by_label(
     assert len(server_entries(team_server)) == 49
 
 
+def test_a_file_edited_after_a_push_is_scanned_again_and_its_new_secret_kept_back(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    team = tmp_path / "team"
+    for n in range(3):
+        write(team, f"f{n}.md", f"fact {n}\n")
+    client, state = make_team_client(), SyncState()
+    assert push(client, state, str(team)).uploaded == 3
+    token = "ghp_" + "A1b2C3d4E5" * 3 + "A1b2C3"
+    write(team, "f1.md", f"fact 1, and the deploy token: {token}\n")  # same size class, same name
+    again = push(client, state, str(team))
+    assert again.uploaded == 0 and again.unchanged == 2
+    assert [skip.to_json() for skip in again.skipped_secrets] == [{"file": "f1.md", "labels": ["GitHub PAT"]}]
+    assert server_entries(team_server)["f1.md"] == "fact 1\n"
+
+
 def test_push_skips_symlinks_large_files_and_memdirs_own_files(
     make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
 ):

@@ -12,12 +12,12 @@ import contextlib
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memdir.containment import validate_team_mem_key
 from memdir.errors import MemdirError
 from memdir.store.files import LOCK_NAME, atomic_write, lock_directory, remove_file
-from memdir.team.protocol import MAX_ENTRY_BYTES, validate_key
+from memdir.team.protocol import MAX_ENTRY_BYTES, hash_content, validate_key
 from memdir.team.secrets import scan_for_secrets
 from memdir.team.state import SecretSkip, SkippedFile
 
@@ -44,6 +44,7 @@ class LocalTeamMemory:
     skipped: tuple[SkippedFile, ...] = ()
     capped: int = 0
     capped_keys: tuple[str, ...] = ()
+    hashes: Mapping[str, str] = field(default_factory=dict)  # each entry's content hash (the protocol's)
 
     @property
     def unpushable(self) -> frozenset[str]:
@@ -105,17 +106,26 @@ def _classify(key: str, path: str) -> str | SkippedFile | None:
     return text
 
 
-def read_local_team_memory(team_dir: str, max_entries: int | None = None) -> LocalTeamMemory:
+def read_local_team_memory(
+    team_dir: str, max_entries: int | None = None, *, on_server: Mapping[str, str] | None = None
+) -> LocalTeamMemory:
     """Every pushable file of ``team/``, keys sorted; secrets are left out and reported by label.
 
     With ``max_entries`` (learned from a server's 413) only the first N keys in sorted order are
     kept, as the reference client does, so the push can still succeed for most files.
+
+    ``on_server``: per key, the content hash of the text the server holds now, when it is also the
+    one this clone last agreed with. A file whose text has exactly that hash is not scanned for
+    secrets again (nothing of it is sent: the server has these bytes already), since scanning every
+    file was most of the cost of a small push from a large folder; any other text is scanned.
     """
     entries: dict[str, str] = {}
+    hashes: dict[str, str] = {}
     secrets: list[SecretSkip] = []
     skipped: list[SkippedFile] = []
     if not os.path.isdir(team_dir):
         return LocalTeamMemory({})
+    known = on_server or {}
     for key, path in sorted(_local_files(team_dir)):
         outcome = _classify(key, path)
         if outcome is None:
@@ -123,17 +133,21 @@ def read_local_team_memory(team_dir: str, max_entries: int | None = None) -> Loc
         if isinstance(outcome, SkippedFile):
             skipped.append(outcome)
             continue
-        findings = scan_for_secrets(key) + scan_for_secrets(outcome)
-        if findings:
-            secrets.append(SecretSkip(key, tuple(finding.label for finding in findings)))
-            continue
+        digest = hash_content(outcome)
+        if known.get(key) != digest:
+            findings = scan_for_secrets(key) + scan_for_secrets(outcome)
+            if findings:
+                secrets.append(SecretSkip(key, tuple(finding.label for finding in findings)))
+                continue
         entries[key] = outcome
+        hashes[key] = digest
     capped: tuple[str, ...] = ()
     if max_entries is not None and len(entries) > max_entries:
         ordered = sorted(entries)
         capped = tuple(ordered[max_entries:])
         entries = {key: entries[key] for key in ordered[:max_entries]}
-    return LocalTeamMemory(entries, tuple(secrets), tuple(skipped), len(capped), capped)
+        hashes = {key: hashes[key] for key in entries}
+    return LocalTeamMemory(entries, tuple(secrets), tuple(skipped), len(capped), capped, hashes)
 
 
 @dataclass(frozen=True)

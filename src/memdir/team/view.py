@@ -77,10 +77,6 @@ class SyncView:
 
 
 def read_view(client: TeamClient, team_dir: str, state: SyncState, snapshot: TeamMemorySnapshot | None) -> SyncView:
-    local = read_local_team_memory(team_dir, state.server_max_entries)
-    for skip in local.secrets:
-        log.debug("team sync skipped %s: potential secrets (%s)", skip.file, ", ".join(skip.labels))
-    hashes = {key: hash_content(text) for key, text in local.entries.items()}
     base = load_base(team_dir, client.endpoint.server, client.endpoint.repo)
     if snapshot is None:
         # Nothing on the server (a new repository, or a server that lost its data): nothing it
@@ -91,8 +87,13 @@ def read_view(client: TeamClient, team_dir: str, state: SyncState, snapshot: Tea
     else:
         remote = dict(snapshot.entry_checksums or {key: hash_content(text) for key, text in snapshot.entries.items()})
         tombstones = snapshot.tombstones or {}
-    view = SyncView(local, hashes, remote, base)
-    view.classes = classify(hashes, remote, base, tombstones=tombstones, unreadable=local.unpushable)
+    # Texts the server holds now, as last agreed: a file still holding one is not scanned again.
+    on_server = {key: digest for key, digest in base.items() if remote.get(key) == digest}
+    local = read_local_team_memory(team_dir, state.server_max_entries, on_server=on_server)
+    for skip in local.secrets:
+        log.debug("team sync skipped %s: potential secrets (%s)", skip.file, ", ".join(skip.labels))
+    view = SyncView(local, dict(local.hashes), remote, base)
+    view.classes = classify(view.local_hashes, remote, base, tombstones=tombstones, unreadable=local.unpushable)
     return view
 
 

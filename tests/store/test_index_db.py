@@ -1,6 +1,7 @@
 import contextlib
 import os
 import sqlite3
+import time
 
 import pytest
 
@@ -176,6 +177,32 @@ def test_a_deferred_catch_up_reads_changed_directories_now_and_checks_every_file
         fresh.defer_work = True
         assert fresh.catch_up() and fresh.verify_due
         assert fresh.headers_by_files([later.file])[later.file].description == "Added afterwards"
+
+
+def test_a_watched_directory_skips_the_timed_refresh_until_its_watch_hears_a_change(store, tmp_path):
+    from memdir.store.history_watch import ExternalWatch
+
+    ticks = [0.0]
+    watch = ExternalWatch(store.root, str(tmp_path / "history.sqlite3")).start()
+    try:
+        with MemoryIndex(store.root, str(tmp_path / "i.sqlite3"), refresh_interval=5, clock=lambda: ticks[0]) as index:
+            index.headers()
+            ticks[0] = 10.0
+            assert index.ensure_fresh() is None  # the watch heard nothing: no stat of every file
+            edit_in_place(store, "user_role.md", "User is a frontend lead now")
+            deadline = time.monotonic() + 30
+            while watch.batches == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert index.ensure_fresh() is not None
+            by_name = {h.filename: h for h in index.headers()}
+            assert by_name["user_role.md"].description == "User is a frontend lead now"
+    finally:
+        watch.stop()
+    ticks[0] = 20.0
+    with MemoryIndex(store.root, str(tmp_path / "i.sqlite3"), refresh_interval=5, clock=lambda: ticks[0]) as index:
+        index.headers()
+        ticks[0] = 30.0
+        assert index.ensure_fresh() is not None  # no watch: the timed refresh runs
 
 
 def test_unreadable_files_are_skipped(store, index):

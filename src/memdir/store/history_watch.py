@@ -23,6 +23,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from memdir.errors import MemdirError
+from memdir.store.watch_marks import forget_watch, register_watch
 
 if TYPE_CHECKING:
     from memdir.store.directory import MemoryDir
@@ -75,6 +76,7 @@ class ExternalWatch:
         # True while the watch is in place and its last catch-up succeeded: reads may skip theirs.
         self._caught_up = False
         self._identity: tuple[int, int] | None = None
+        self.batches = 0  # batches of changes heard (the derived index compares it, see watch_marks)
         self._thread = threading.Thread(target=self._run, name="memdir-history-watch", daemon=True)
 
     def start(self, *, wait: bool = True) -> ExternalWatch:
@@ -100,6 +102,10 @@ class ExternalWatch:
         except OSError:
             return False
 
+    def seen(self) -> int | None:
+        """:attr:`batches` while :meth:`healthy`, else None."""
+        return self.batches if self.healthy() else None
+
     def _catch_up(self, history: History) -> None:
         """A whole-directory catch-up, under the directory's lock: a write memdir is making
         (replace, then record) is never caught half-way and taken for someone else's."""
@@ -121,6 +127,7 @@ class ExternalWatch:
 
         history = History(self.root, self.db_path)
         _watches[self.root] = self
+        register_watch(self.root, self.seen)
         try:
             for changes in watchfiles.watch(
                 self.root,
@@ -140,6 +147,7 @@ class ExternalWatch:
                     self._catch_up(history)
                     self._ready.set()
                 elif changes:
+                    self.batches += 1  # before the catch-up: an index refreshing now looks again later
                     self._catch_up(history)
         except Exception as exc:  # noqa: BLE001  (no watch left, e.g. inotify limits: reads still record)
             log.warning("memdir history stopped watching %s: %s", self.root, exc)
@@ -147,6 +155,7 @@ class ExternalWatch:
             self._caught_up = False
             if _watches.get(self.root) is self:
                 del _watches[self.root]
+            forget_watch(self.root, self.seen)
             self._ready.set()
             history.close()
 

@@ -41,6 +41,7 @@ from memdir.store.files import create_private_file, ensure_dir, read_bytes_limit
 from memdir.store.index_catchup import CatchUp, signature_of
 from memdir.store.ranker_caches import RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header, scan_memory_files
+from memdir.store.watch_marks import changes_seen
 
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "index_path"]
 
@@ -173,6 +174,7 @@ class MemoryIndex(CatchUp, RankerCaches):
         self._ordered: list[MemoryHeader] | None = None
         self._dir_mtimes: dict[str, int] = {}
         self._last_full: float | None = None
+        self._watch_mark: int | None = None  # what a watch had heard at the last full refresh (watch_marks)
         # Called as (done, total) while a refresh reads changed files, for a progress bar.
         self.on_progress: Callable[[int, int], None] | None = None
 
@@ -361,6 +363,7 @@ class MemoryIndex(CatchUp, RankerCaches):
 
     def _refresh(self, conn: sqlite3.Connection) -> RefreshStats:
         started = time.perf_counter()
+        self._watch_mark = changes_seen(self.root)  # before listing: a change heard meanwhile counts
         stamps = self._load_stamps(conn)
         unchanged = 0
         seen: set[str] = set()
@@ -418,7 +421,11 @@ class MemoryIndex(CatchUp, RankerCaches):
         if not self._stamps_loaded or self._last_full is None:
             return True
         if self.clock() - self._last_full >= self.refresh_interval:
-            return True
+            # The timed refresh notices edits in place; a healthy watch that heard nothing since the
+            # last one (the web view's) says there are none, and the directories are checked below.
+            heard = changes_seen(self.root)
+            if heard is None or heard != self._watch_mark:
+                return True
         if "" not in self._dir_mtimes:  # the directory did not exist at the last refresh
             return True
         for rel, mtime in self._dir_mtimes.items():

@@ -168,12 +168,24 @@ def test_the_hand_set_hybrid_weighs_the_lexical_score_twice_the_embedding_lift(t
 
 def bundle_store(tmp_path):
     """A conversation's messages: the update shares the fact's key word with the question, and
-    little else (the first message has "web", which only it holds)."""
+    little else (the first message has "web", which only it holds); most messages are requests."""
     store = MemoryDir(tmp_path / "mem")
     save(store, "first.md", "fyi the shopfront web bundle is 2.4 MB gzipped right now, too much", days_ago=40)
     save(store, "flaky.md", "heads up, 9 tests in the shopfront suite are flaky", days_ago=30)
     save(store, "update.md", "good news, tree shaking got the shopfront bundle down to 1.3 MB", days_ago=10)
     save(store, "rename.md", "rename getUser in the shopfront api client to fetchUser", days_ago=5)
+    for number, request in enumerate(
+        (
+            "run the shopfront tests again",
+            "add a retry to the shopfront checkout call",
+            "the shopfront lint job is red, have a look",
+            "bump the shopfront eslint config",
+            "split the shopfront cart component in two",
+            "write a changelog entry for shopfront",
+            "shopfront staging needs a fresh seed",
+        )
+    ):
+        save(store, f"request{number}.md", request, days_ago=35 - number)
     return store
 
 

@@ -8,13 +8,15 @@ and gives their places in the ranking to them newest first. Nothing else moves, 
 recency boost: a year-old rule that nothing newer on its subject joins keeps its place.
 
 The question says what the subject is. A memory is on it when the question words its description
-holds weigh at least a share of what the best-matching candidate's hold: each question
-word weighs its rarity among the candidates (a project's name, in every memory, weighs little;
-"bundle" or "TTL" much). A word that only one candidate holds weighs less (``LONE_WORD_WEIGHT`` of
-its rarity): it is more often how that one memory was worded ("the *web* bundle") than something a
-fact's versions share; a pair of Chinese, Japanese or Korean characters that only one candidate
-holds weighs less still (``LONE_PAIR_WEIGHT``), since most such pairs span two words ("口缓" of
-"接口缓存"). Two memories about different things match different words of the question, so "the
+holds weigh at least a share of what the best-matching candidate's hold: each question word
+weighs its rarity among the candidates (a project's name, in every memory, weighs little;
+"bundle" or "TTL" much). Among ``WORDING_CANDIDATES`` or more, a word that only one of them
+holds weighs less (``LONE_WORD_WEIGHT`` of its rarity): it is more often how that one memory was
+worded ("the *web* bundle") than something a fact's versions share; a pair of Chinese, Japanese
+or Korean characters that only one candidate holds weighs less still (``LONE_PAIR_WEIGHT``), since
+most such pairs span two words ("口缓" of "接口缓存"). Among fewer candidates every word weighs its
+full rarity: in a store of three memories, the one word only the right memory holds is as likely its
+subject. Two memories about different things match different words of the question, so "the
 search service's HTTP client" does not join a question about the checkout API's; and at least
 ``LEADER_WORDS`` of a member's question weight must be words the best-matching candidate holds too
 ("Caroline is considering a career" does not join "Caroline chose an adoption agency" for a
@@ -52,6 +54,7 @@ __all__ = [
     "MAX_VERSIONS",
     "SUBJECT_SHARES",
     "WINDOW",
+    "WORDING_CANDIDATES",
     "QuestionSubject",
     "admitted_newer_first",
     "newer_first",
@@ -64,6 +67,7 @@ SUBJECT_SHARES = (0.6, 0.7, 0.8, 0.9)
 LEADER_WORDS = 0.7
 MAX_VERSIONS = 4
 LONE_WORD_WEIGHT = 0.5
+WORDING_CANDIDATES = 6
 LONE_PAIR_WEIGHT = 0.25
 # Only the head of a ranking is reordered, and only its memories are weighed: the tail is never
 # surfaced, and with 20 rather than 10 the stage moved more far, unrelated memories up (docs/recall.md).
@@ -111,7 +115,13 @@ class QuestionSubject:
             for term in terms:
                 holders[term] = holders.get(term, 0) + 1
         count = len(headers) + 1
-        weight = {term: math.log(1.0 + count / (1 + seen)) * _lone(term, seen) for term, seen in holders.items()}
+        # Only enough candidates say that a word one of them holds is mere wording: among three
+        # memories, the one word only the right memory holds is as likely its subject.
+        full = len(headers) >= WORDING_CANDIDATES
+        weight = {
+            term: math.log(1.0 + count / (1 + seen)) * (_lone(term, seen) if full else 1.0)
+            for term, seen in holders.items()
+        }
         masses = [sum(weight[term] for term in terms) for terms in held]
         best = max(masses, default=0.0)
         if best <= 0:

@@ -1,17 +1,19 @@
-"""A fusion learned to rank: a handful of per-candidate features, weighed by weights shipped as data.
+"""Rankings learned to rank: a handful of per-candidate features, weighed by weights shipped as data.
 
-The hand-set hybrid adds two numbers (BM25 over the best BM25, half the cosine's lift over the
-store's mean over the best lift). What it cannot weigh is *how* a memory matches: whether the query's
-rare words are in the memory's description (what it is about) or only in its name or body (who
-said it, when), how much of the query's information it holds at all, and how far down each ranker
-puts it. :func:`candidate_features` computes those for the candidates of one query, the same way
-over a list of headers and over the whole stored index; :class:`LinearRanker` weighs them.
+The hand-set rankings weigh one or two numbers: BM25 over the best BM25, and in the hybrid half the
+cosine's lift over the store's mean over the best lift. :func:`candidate_features` computes those
+and a few more for the candidates of one query, the same way over a list of headers and over the
+whole stored index: how much of the query's information a memory (or its description alone) holds,
+how far down each ranker puts it, and whether it was written in the same sitting as the best match.
+:class:`LinearRanker` weighs them. Of these, only the sitting earned a place on conversations the
+models were not trained on: what was saved together with the best match is often the rest of the
+same story, where the words of the question are not.
 
-The weights are a linear model trained offline with a pairwise (lambdarank) loss, L2-regularised,
-on LoCoMo conversations, and kept only where leave-conversations-out cross-validation says it beats
-the hand-set fusion (``bench/train_ranker.py``; docs/recall.md has the figures). They are a few
-numbers in ``ranker.json`` beside this module: evaluating them is a dot product, so recall needs no
-library for it.
+The weights are linear models trained offline with a pairwise (lambdarank) loss, L2-regularised,
+on LoCoMo conversations, each kept only where leave-one-conversation-out cross-validation says it
+beats the hand-set ranking, with the fewest features that do (``bench/train_ranker.py``;
+docs/recall.md has the figures). They are a few numbers in ``ranker.json`` beside this module:
+evaluating them is a dot product, so recall needs no library for it.
 """
 
 from __future__ import annotations

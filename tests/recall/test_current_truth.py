@@ -245,3 +245,18 @@ def test_a_newer_memory_that_matches_other_words_of_the_question_is_not_a_versio
     question = "which people does the adoption agency Caroline is considering support?"
     ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
     assert ranked[0] == "agency.md"
+
+
+def test_versions_whose_fact_is_in_the_body_are_ordered_newest_first(tmp_path):
+    """The stage reads the body preview too: descriptions cut short or written as titles still
+    let the question find the fact's versions."""
+    store = MemoryDir(tmp_path / "mem")
+    body = "The bundle is 2.4 MB gzipped; the bundle budget is 2 MB.\n"
+    save(store, "standup.md", "Notes from Monday's standup", body=body, days_ago=30)
+    save(store, "retro.md", "Notes from the retro", body="Tree shaking got the bundle to 1.3 MB.\n", days_ago=3)
+    save(store, "plan.md", "Sprint plan", body="Ship the new checkout page.\n", days_ago=2)
+    question = "how big is the bundle?"
+    scored = [h.filename for h, _ in LexicalSelector().scored(question, store.headers())]
+    assert scored[:2] == ["standup.md", "retro.md"]
+    ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
+    assert ranked[:2] == ["retro.md", "standup.md"]

@@ -7,10 +7,10 @@ selector's ranking: among the best candidates it finds the few that are on the q
 and gives their places in the ranking to them newest first. Nothing else moves, so it is not a
 recency boost: a year-old rule that nothing newer on its subject joins keeps its place.
 
-The question says what the subject is. A memory is on it when the question words its description
-holds weigh at least a share of what the best-matching candidate's hold: each question word
-weighs its rarity among the candidates (a project's name, in every memory, weighs little;
-"bundle" or "TTL" much). Among ``WORDING_CANDIDATES`` or more, a word that only one of them
+The question says what the subject is. A memory is on it when the question words it holds (name,
+description and body preview) weigh at least a share of what the best-matching candidate's hold:
+each question word weighs its rarity among the candidates (a project's name, in every memory,
+weighs little; "bundle" or "TTL" much). Among ``WORDING_CANDIDATES`` or more, a word that only one of them
 holds weighs less (``LONE_WORD_WEIGHT`` of its rarity): it is more often how that one memory was
 worded ("the *web* bundle") than something a fact's versions share; a pair of Chinese, Japanese
 or Korean characters that only one candidate holds weighs less still (``LONE_PAIR_WEIGHT``), since
@@ -57,6 +57,7 @@ __all__ = [
     "WORDING_CANDIDATES",
     "QuestionSubject",
     "admitted_newer_first",
+    "memory_words",
     "newer_first",
     "newer_note",
     "newer_on_subject",
@@ -73,21 +74,30 @@ LONE_PAIR_WEIGHT = 0.25
 # surfaced, and with 20 rather than 10 the stage moved more far, unrelated memories up (docs/recall.md).
 WINDOW = 10
 _CACHE_LIMIT = 4096
-_terms: dict[tuple[str, float, int], frozenset[str]] = {}
+_terms: dict[tuple[str, str, float, int], frozenset[str]] = {}
 
 _T = TypeVar("_T")
 
 
 def subject_terms(header: MemoryHeader) -> frozenset[str]:
-    """The words of a memory's description (its name when it has none), cached by file state.
+    """The words of a memory's description (its name when it has none): the line written to say
+    what a memory is about (the learned ordering's "described" feature)."""
+    return _cached_words("subject", header, header.description or header.name or "")
 
-    The description is the line written to say what a memory is about; the body carries
-    boilerplate as often as subject (a speaker, a session date), and with it the stage took
-    memories about different events of one person for one subject on LoCoMo."""
-    key = (header.path, header.mtime_ms, header.size)
+
+def memory_words(header: MemoryHeader) -> frozenset[str]:
+    """The words of a memory's name, description and body preview: what the stage matches the
+    question against, so that a fact stated in the body (a short or cut description) counts."""
+    text = "\n".join(part for part in (header.name, header.description, header.preview) if part)
+    return _cached_words("memory", header, text)
+
+
+def _cached_words(kind: str, header: MemoryHeader, text: str) -> frozenset[str]:
+    """Tokenised once per file state: a long-lived process ranks the same memories again and again."""
+    key = (kind, header.path, header.mtime_ms, header.size)
     found = _terms.get(key)
     if found is None:
-        found = frozenset(tokenize(header.description or header.name or ""))
+        found = frozenset(tokenize(text))
         if len(_terms) >= _CACHE_LIMIT:
             _terms.clear()
         _terms[key] = found
@@ -109,7 +119,7 @@ class QuestionSubject:
         if asks_about_the_past(query):
             return
         asked = frozenset(tokenize(query))
-        held = [subject_terms(header) & asked for header in headers]
+        held = [memory_words(header) & asked for header in headers]
         holders: dict[str, int] = {}
         for terms in held:
             for term in terms:

@@ -28,8 +28,8 @@ from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
 )
+from memdir.recall.learned import LinearRanker, TermStats, load_ranker
 from memdir.recall.learned import Similar as _Similar
-from memdir.recall.learned import TermStats, load_ranker
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
     RankingSelector,
@@ -75,10 +75,12 @@ class HybridSelector:
     def _fuse(
         self, query: str, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar, stats: TermStats
     ) -> list[tuple[MemoryHeader, float]]:
-        if self.fusion == "score":
-            return self._fuse_scores(lexical, embedded)
-        if self.fusion == "learned":
-            return load_ranker("hybrid").rank(query, lexical, embedded, stats, depth=self.embedding_depth)
+        if self.fusion != "rank":
+            # The hand-set fusion is the linear model of the two lifted scores with the set weights:
+            # BM25 over the best BM25, plus the cosine's lift over the store's mean over the best lift.
+            hand_set = LinearRanker("score", ("lexical", "embedding"), (self.lexical_weight, self.embedding_weight))
+            model = load_ranker("hybrid") if self.fusion == "learned" else hand_set
+            return model.rank(query, lexical, embedded, stats, depth=self.embedding_depth)
         fused: dict[str, float] = {}
         by_path: dict[str, MemoryHeader] = {}
         for weight, ranking in (
@@ -88,35 +90,6 @@ class HybridSelector:
             for position, (header, _) in enumerate(ranking):
                 fused[header.path] = fused.get(header.path, 0.0) + weight / (self.rrf_k + position + 1)
                 by_path[header.path] = header
-        return _ordered(fused, by_path)
-
-    def _fuse_scores(
-        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar
-    ) -> list[tuple[MemoryHeader, float]]:
-        """BM25 over the best BM25, plus the weighted cosine lift over the mean, over the best lift.
-
-        The mean is over every candidate (the store's baseline similarity); only the embedding's
-        head and the lexical matches are returned.
-        """
-        fused: dict[str, float] = {}
-        by_path: dict[str, MemoryHeader] = {}
-        top = max((score for _, score in lexical), default=0.0)
-        if top > 0.0:
-            for header, score in lexical:
-                fused[header.path] = self.lexical_weight * score / top
-                by_path[header.path] = header
-        mean = embedded.mean
-        spread = embedded.best - mean
-        if len(embedded) and spread > 0.0:
-            lifted: set[str] = set()
-            for header, score in embedded.head(self.embedding_depth):
-                fused[header.path] = fused.get(header.path, 0.0) + self.embedding_weight * (score - mean) / spread
-                by_path[header.path] = header
-                lifted.add(header.path)
-            for path in [path for path in fused if path not in lifted]:
-                similarity = embedded.get(path)
-                if similarity is not None:
-                    fused[path] += self.embedding_weight * (similarity - mean) / spread
         return _ordered(fused, by_path)
 
     def _embedded(self, query: str, candidates: Sequence[MemoryHeader]) -> Similarities | None:

@@ -42,7 +42,7 @@ import math
 from collections.abc import Sequence
 from typing import TypeVar
 
-from memdir.model.analysis import tokenize
+from memdir.model.analysis import is_pair, tokenize
 from memdir.model.markup import neutralise
 from memdir.recall.question_time import asks_about_the_past
 from memdir.store.scan import MemoryHeader
@@ -108,7 +108,7 @@ def _lone(term: str, holders: int) -> float:
     """How much of its rarity a question word weighs when only ``holders`` candidates hold it."""
     if holders > 1:
         return 1.0
-    return LONE_PAIR_WEIGHT if len(term) == 2 and not term.isascii() else LONE_WORD_WEIGHT
+    return LONE_PAIR_WEIGHT if is_pair(term) else LONE_WORD_WEIGHT
 
 
 class QuestionSubject:

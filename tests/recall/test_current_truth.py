@@ -174,19 +174,23 @@ def bundle_store(tmp_path):
     save(store, "flaky.md", "heads up, 9 tests in the shopfront suite are flaky", days_ago=30)
     save(store, "update.md", "good news, tree shaking got the shopfront bundle down to 1.3 MB", days_ago=10)
     save(store, "rename.md", "rename getUser in the shopfront api client to fetchUser", days_ago=5)
-    for number, request in enumerate(
-        (
-            "run the shopfront tests again",
-            "add a retry to the shopfront checkout call",
-            "the shopfront lint job is red, have a look",
-            "bump the shopfront eslint config",
-            "split the shopfront cart component in two",
-            "write a changelog entry for shopfront",
-            "shopfront staging needs a fresh seed",
-        )
-    ):
-        save(store, f"request{number}.md", request, days_ago=35 - number)
+    requests = (
+        "run the shopfront tests again",
+        "add a retry to the shopfront checkout call",
+        "the shopfront lint job is red, have a look",
+        "bump the shopfront eslint config",
+        "split the shopfront cart component in two",
+        "write a changelog entry for shopfront",
+        "shopfront staging needs a fresh seed",
+    )
+    save_each(store, "request", requests, days_ago=35)
     return store
+
+
+def save_each(store, stem, descriptions, *, days_ago):
+    """One memory a day from ``days_ago`` on: ``{stem}0.md``, ``{stem}1.md``, …"""
+    for number, description in enumerate(descriptions):
+        save(store, f"{stem}{number}.md", description, days_ago=days_ago - number)
 
 
 def test_an_update_that_shares_only_the_key_word_with_the_question_comes_first(tmp_path):
@@ -260,3 +264,90 @@ def test_versions_whose_fact_is_in_the_body_are_ordered_newest_first(tmp_path):
     assert scored[:2] == ["standup.md", "retro.md"]
     ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
     assert ranked[:2] == ["retro.md", "standup.md"]
+
+
+def pager_store(tmp_path, *, shared_name=True, also_named=False):
+    """A project's memories, one stating who is on call and a later one, in other words, changing it."""
+    store = MemoryDir(tmp_path / "mem")
+    save(store, "oncall.md", "Dana is on call for atlas this week, ping them if prod breaks", days_ago=30)
+    facts = (
+        "fyi the atlas web bundle is 880 KB gzipped, which is too much",
+        "the partner API behind atlas allows 1000 requests per minute, so batch requests",
+        "the atlas frontend builds on Node 20, don't use newer syntax",
+        "staging for atlas lives at staging-1.internal",
+        "the atlas API cache TTL is 15 minutes, keep that in mind when testing",
+        "heads up, 9 tests in the atlas suite are flaky and fail about once a day",
+        "bumped the atlas checkout flag rollout to 25%",
+    )
+    save_each(store, "fact", facts, days_ago=25)
+    who = "Dana" if shared_name else "The rota"
+    save(store, "swap.md", f"{who} swapped shifts, Kenji has the atlas pager", days_ago=3)
+    if also_named:
+        save(store, "dana.md", "Dana reviews the atlas frontend changes", days_ago=1)
+    return store
+
+
+ON_CALL = "who is on call for atlas right now?"
+
+
+def test_an_update_worded_apart_from_the_question_is_found_by_the_value_it_carries(tmp_path):
+    """Pins the successor step: the update shares only the project's name with the question, but
+    "Dana", which no other memory holds, ties it to the memory it replaces."""
+    from memdir.recall.currency import newer_first
+
+    store = pager_store(tmp_path)
+    selector = LexicalSelector()
+    scored = selector.scored(ON_CALL, store.headers())
+    assert scored[0][0].filename == "oncall.md"
+    assert newer_first(ON_CALL, scored)[0][0].filename == "oncall.md"  # the question's words alone keep it first
+    assert [h.filename for h, _ in selector.rank(ON_CALL, store.headers())][:2] == ["swap.md", "oncall.md"]
+    # Admission goes with the place: only the stale memory cleared the floor, and its place is the update's.
+    assert selector.select(SelectionRequest(ON_CALL, store.headers())).files == ("swap.md",)
+
+
+def test_the_successor_step_reads_the_stored_postings_as_it_reads_the_index_in_memory(tmp_path):
+    from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
+
+    store = pager_store(tmp_path)
+    root = str(store.root)
+    with MemoryIndex(root, str(tmp_path / "index.sqlite3")) as index:
+        indexed = Recaller(IndexedMemoryDir(root, index=index, scan_cap=None), selector=LexicalSelector(cache=index))
+        assert indexed.select(ON_CALL).files == ("swap.md",)
+        words = ["dana", "kenji", "atla", "nothing"]
+        stored = LexicalSelector()
+        assert stored.rank_store(ON_CALL, index, limit=50)
+        in_memory = LexicalSelector()
+        in_memory.scored(ON_CALL, store.headers())
+        assert stored.stored(index).holders(words) == in_memory.index.holders(words)
+        assert in_memory.index.holders(["dana", "nothing"]) == {"dana": 2, "nothing": 0}
+
+
+def test_without_a_carried_value_or_with_one_three_memories_hold_nothing_moves(tmp_path):
+    """Pins VALUE_HOLDERS: a word three memories hold is not a value two versions share."""
+    from memdir.recall.currency import newer_first
+
+    for kwargs in ({"shared_name": False}, {"also_named": True}):
+        store = pager_store(tmp_path / next(iter(kwargs)), **kwargs)
+        selector = LexicalSelector()
+        staged = [h.filename for h, _ in newer_first(ON_CALL, selector.scored(ON_CALL, store.headers()))]
+        assert [h.filename for h, _ in selector.rank(ON_CALL, store.headers())] == staged, kwargs
+
+
+def test_a_past_question_and_a_stale_memory_below_the_first_places_move_no_successor(tmp_path):
+    """Pins SUCCESSOR_PLACES: only the first three places look for a successor."""
+    from memdir.recall.successors import successor_first
+
+    store = pager_store(tmp_path)
+    selector = LexicalSelector()
+    scored = selector.scored(ON_CALL, store.headers())
+    past = "who was on call for atlas before?"
+    by_relevance = [h for h, _ in selector.scored(past, store.headers())]
+    assert [h for h, _ in selector.rank(past, store.headers())] == by_relevance
+    stale = next(entry for entry in scored if entry[0].filename == "oncall.md")
+    others = [entry for entry in scored if entry[0].filename not in ("oncall.md", "swap.md")]
+    swap = next(entry for entry in scored if entry[0].filename == "swap.md")
+    lowered = [*others[:3], stale, *others[3:], swap]
+    assert successor_first(ON_CALL, lowered, selector.index) == lowered
+    raised = [*others[:2], stale, *others[2:], swap]
+    moved = [h.filename for h, _ in successor_first(ON_CALL, raised, selector.index)]
+    assert moved.index("swap.md") == 2

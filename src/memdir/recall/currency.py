@@ -45,6 +45,8 @@ from typing import TypeVar
 from memdir.model.analysis import is_pair, tokenize
 from memdir.model.markup import neutralise
 from memdir.recall.question_time import asks_about_the_past
+from memdir.recall.successors import WordHolders, successor_first
+from memdir.recall.words import memory_words
 from memdir.store.scan import MemoryHeader
 
 __all__ = [
@@ -57,11 +59,9 @@ __all__ = [
     "WORDING_CANDIDATES",
     "QuestionSubject",
     "admitted_newer_first",
-    "memory_words",
     "newer_first",
     "newer_note",
     "newer_on_subject",
-    "subject_terms",
 ]
 
 SUBJECT_SHARES = (0.6, 0.7, 0.8, 0.9)
@@ -73,35 +73,8 @@ LONE_PAIR_WEIGHT = 0.25
 # Only the head of a ranking is reordered, and only its memories are weighed: the tail is never
 # surfaced, and with 20 rather than 10 the stage moved more far, unrelated memories up (docs/recall.md).
 WINDOW = 10
-_CACHE_LIMIT = 4096
-_terms: dict[tuple[str, str, float, int], frozenset[str]] = {}
 
 _T = TypeVar("_T")
-
-
-def subject_terms(header: MemoryHeader) -> frozenset[str]:
-    """The words of a memory's description (its name when it has none): the line written to say
-    what a memory is about (the learned ordering's "described" feature)."""
-    return _cached_words("subject", header, header.description or header.name or "")
-
-
-def memory_words(header: MemoryHeader) -> frozenset[str]:
-    """The words of a memory's name, description and body preview: what the stage matches the
-    question against, so that a fact stated in the body (a short or cut description) counts."""
-    text = "\n".join(part for part in (header.name, header.description, header.preview) if part)
-    return _cached_words("memory", header, text)
-
-
-def _cached_words(kind: str, header: MemoryHeader, text: str) -> frozenset[str]:
-    """Tokenised once per file state: a long-lived process ranks the same memories again and again."""
-    key = (kind, header.path, header.mtime_ms, header.size)
-    found = _terms.get(key)
-    if found is None:
-        found = frozenset(tokenize(text))
-        if len(_terms) >= _CACHE_LIMIT:
-            _terms.clear()
-        _terms[key] = found
-    return found
 
 
 def _lone(term: str, holders: int) -> float:
@@ -150,11 +123,17 @@ class QuestionSubject:
 
 
 def newer_first(
-    query: str, ranked: Sequence[tuple[MemoryHeader, _T]], *, window: int = WINDOW
+    query: str,
+    ranked: Sequence[tuple[MemoryHeader, _T]],
+    *,
+    window: int = WINDOW,
+    holders: WordHolders | None = None,
 ) -> list[tuple[MemoryHeader, _T]]:
     """``ranked`` with, within its first ``window`` entries, the memories on the question's subject
     given their places newest first. Scores stay with the places, so a ranking stays sorted
-    and a floor applied afterwards admits the same places (the newest member takes the best one)."""
+    and a floor applied afterwards admits the same places (the newest member takes the best one).
+    With ``holders`` (the lexical index's word counts) a newer memory that carries the value of one of
+    the first places is then put above it (:mod:`memdir.recall.successors`)."""
     head = list(ranked[:window])
     if len(head) < 2:
         return list(ranked)
@@ -164,17 +143,23 @@ def newer_first(
         newest = sorted(group, key=lambda i: (-headers[i].time_ms, i))
         for place, i in zip(group, newest, strict=True):
             head[place] = (headers[i], head[place][1])
-    return head + list(ranked[window:])
+    staged = head + list(ranked[window:])
+    return staged if holders is None else successor_first(query, staged, holders)
 
 
 def admitted_newer_first(
-    query: str, ranked: Sequence[tuple[MemoryHeader, _T]], admitted: set[str], *, window: int = WINDOW
+    query: str,
+    ranked: Sequence[tuple[MemoryHeader, _T]],
+    admitted: set[str],
+    *,
+    window: int = WINDOW,
+    holders: WordHolders | None = None,
 ) -> list[MemoryHeader]:
     """The admitted part of ``ranked`` after :func:`newer_first`, admission going with the place: when
     a stale memory cleared a selector's floor and its newer version did not (it shares fewer words
     with the question), the newer one takes the stale one's place and is surfaced instead of it."""
     kept = [header.path in admitted for header, _ in ranked]
-    staged = newer_first(query, ranked, window=window)
+    staged = newer_first(query, ranked, window=window, holders=holders)
     return [header for (header, _), keep in zip(staged, kept, strict=True) if keep]
 
 

@@ -26,7 +26,7 @@ from typing import NamedTuple, Protocol
 
 from memdir.errors import ConfigError
 from memdir.model.analysis import is_pair, tokenize
-from memdir.recall.currency import subject_terms
+from memdir.recall.words import subject_terms
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["FEATURES", "LinearRanker", "candidate_features", "load_ranker"]

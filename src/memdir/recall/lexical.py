@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from _thread import allocate_lock  # threading's Lock itself, without importing threading (1 ms a hook)
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from sys import intern
 from typing import NamedTuple, Protocol
 
@@ -263,6 +263,11 @@ class LexicalIndex:
             count = len(self._docs)
             df = len(self._posting(term))
         return math.log(1.0 + (count - df + 0.5) / (df + 0.5)) if df else 0.0
+
+    def holders(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many memories hold each of ``terms`` (what :mod:`memdir.recall.successors` reads)."""
+        with self._lock:
+            return {term: len(self._posting(term)) for term in terms}
 
     def terms_of(self, path: str) -> Mapping[str, float]:
         doc = self._docs.get(path)

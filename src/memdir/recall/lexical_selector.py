@@ -117,7 +117,8 @@ class LexicalSelector:
         """Every candidate that shares a term with the query, best first (ties: newest first), with
         memories about one subject newest first (:mod:`memdir.recall.currency`); only the best
         ``limit`` when given, which spares sorting a long tail on large stores."""
-        return newer_first(query, self.ordered(query, self.scored(query, candidates, limit=limit)))
+        ranked = self.ordered(query, self.scored(query, candidates, limit=limit))
+        return newer_first(query, ranked, holders=self.index)
 
     def ordered(
         self, query: str, ranked: Sequence[tuple[MemoryHeader, float]], stats: _TermStats | None = None
@@ -201,7 +202,8 @@ class LexicalSelector:
             return None
         ranked = unexpired(ranked, request.now_s)
         admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
-        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked, self._stored), admitted)
+        ordered = self.ordered(request.query, ranked, self._stored)
+        chosen = admitted_newer_first(request.query, ordered, admitted, holders=self._stored)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
@@ -210,6 +212,6 @@ class LexicalSelector:
         depth = max(50, 10 * request.limit)
         ranked = self.scored(request.query, request.candidates, limit=depth)
         admitted = {header.path for header, _ in self.admit(ranked, request.query)}
-        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked), admitted)
+        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked), admitted, holders=self.index)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -41,6 +41,8 @@ CHUNK = 4096
 _K1 = 1.2
 _B = 0.75
 _COMMON_MIN_DOCS = 100
+# A posting stores its memories' row ids as array("i") bytes: its size over this is how many it holds.
+_ID_BYTES = array("i").itemsize
 _CHANGE_COST = 8
 _STALE = (
     "SELECT m.id, m.file, m.mtime_ns, m.size, m.name, m.description, m.type, m.nested_type, m.preview, d.terms "
@@ -388,6 +390,23 @@ class StoredPostings:
         """The idf of one of the last query's terms (0 for a term no memory holds)."""
         df = self._df.get(term, 0)
         return math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)) if df else 0.0
+
+    def holders(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many memories hold each of ``terms``, from the size of their postings (one row id a
+        memory), so that no posting is decoded: what :mod:`memdir.recall.successors` reads."""
+        wanted = sorted(set(terms))
+        if not wanted:
+            return {}
+
+        def count(conn: sqlite3.Connection) -> dict[str, int]:
+            marks = ",".join("?" * len(wanted))
+            rows = conn.execute(
+                f"SELECT term, SUM(LENGTH(docs)) FROM lex_postings WHERE term IN ({marks}) GROUP BY term", wanted
+            )
+            return {term: int(size) // _ID_BYTES for term, size in rows}
+
+        found: dict[str, int] = self.host.transact(count)
+        return {term: found.get(term, 0) for term in wanted}
 
     def terms_of(self, path: str) -> Mapping[str, float]:
         """Which of the last query's terms a memory among the last :meth:`best` answer holds, with

@@ -1,0 +1,101 @@
+"""The newer memory that carries a surfaced one's old value: "Dana is on call for atlas" and, later,
+"Dana swapped shifts, Kenji has the atlas pager".
+
+The time-aware stage (:mod:`memdir.recall.currency`) finds a fact's versions by the question's
+words, so an update worded apart from the question ("pager" for "on call") ranks far down and the
+stale version is surfaced alone. What ties such an update to the memory it replaces is often a word
+the two share and nothing else in the store holds: the old value or the person it names, carried
+into the update ("Dana", "instead of 15 minutes", "之前是140毫秒"). So for each of the first
+``SUCCESSOR_PLACES`` memories of a ranking, a newer memory among the first ``SUCCESSOR_POOL`` that
+shares with it a word at most ``VALUE_HOLDERS`` memories of the whole store hold (not a word of
+the question), and at least one of the question words it holds, is put just above it, unless one
+of the two links to the other (the link's words are then what they share).
+
+Only the first place that has such a successor moves one: this is a second, weaker way of finding a
+version, and moving several memories by it costs LoCoMo more than it gains. Questions about the past
+keep their order, as in the main stage. On stores written from one pattern (many components with
+the same facts) the shared rare word is often a value two components happen to share ("httpx"), so
+a move is right far less often there; those moves change no measured figure, and a successor is never
+announced as the newer version of a memory (the note beside a stale memory comes from the main
+stage alone). The figures behind the three numbers are in docs/recall.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
+
+from memdir.model.analysis import tokenize
+from memdir.recall.question_time import asks_about_the_past
+from memdir.recall.words import memory_words
+from memdir.store.links import find_links, link_key
+from memdir.store.scan import MemoryHeader
+
+__all__ = ["SUCCESSOR_PLACES", "SUCCESSOR_POOL", "VALUE_HOLDERS", "WordHolders", "successor_first"]
+
+SUCCESSOR_PLACES = 3
+SUCCESSOR_POOL = 50
+VALUE_HOLDERS = 2
+
+_T = TypeVar("_T")
+
+
+class WordHolders(Protocol):
+    """How many memories of the whole store hold each word: the lexical index, in memory or stored."""
+
+    def holders(self, terms: Iterable[str]) -> Mapping[str, int]: ...
+
+
+def successor_first(
+    query: str, ranked: Sequence[tuple[MemoryHeader, _T]], holders: WordHolders
+) -> list[tuple[MemoryHeader, _T]]:
+    """``ranked`` with the successor of one of its first places moved just above it (scores stay
+    with the places, so the ranking stays sorted and a floor admits the same places)."""
+    entries = list(ranked)
+    if len(entries) < 2 or asks_about_the_past(query):
+        return entries
+    pool = [header for header, _ in entries[:SUCCESSOR_POOL]]
+    asked = frozenset(tokenize(query))
+    for place in range(min(SUCCESSOR_PLACES, len(pool))):
+        found = _successor(place, pool, asked, holders)
+        if found is not None:
+            headers = [header for header, _ in entries]
+            moved = headers.pop(found)
+            headers.insert(place, moved)
+            return [(header, score) for header, (_, score) in zip(headers, entries, strict=True)]
+    return entries
+
+
+def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], holders: WordHolders) -> int | None:
+    """The index in ``pool`` of the newest memory after ``place`` that carries the value of the one at
+    ``place`` and one of its question words, or None."""
+    stale = pool[place]
+    words = memory_words(stale)
+    anchor = words & asked
+    if not anchor:
+        return None
+    counts = holders.holders(words - asked)
+    values = frozenset(term for term, count in counts.items() if 0 < count <= VALUE_HOLDERS)
+    if not values:
+        return None
+    found: int | None = None
+    for index in range(place + 1, len(pool)):
+        header = pool[index]
+        if header.time_ms <= stale.time_ms or (found is not None and header.time_ms <= pool[found].time_ms):
+            continue
+        held = memory_words(header)
+        if held & anchor and held & values and not _linked(stale, header):
+            found = index
+    return found
+
+
+def _linked(one: MemoryHeader, other: MemoryHeader) -> bool:
+    """Whether either memory links to the other: a ``[[name]]`` puts the other's name among its
+    words, and a linked memory is the rest of a story (:mod:`memdir.recall.linked`), not its update."""
+    for source, target in ((one, other), (other, one)):
+        if "[[" not in source.preview:
+            continue
+        keys = {link_key(target.filename)} | ({link_key(target.name)} if target.name else set())
+        if any(link_key(link.target) in keys for link in find_links(source.preview)):
+            return True
+    return False

@@ -351,3 +351,22 @@ def test_a_past_question_and_a_stale_memory_below_the_first_places_move_no_succe
     raised = [*others[:2], stale, *others[2:], swap]
     moved = [h.filename for h, _ in successor_first(ON_CALL, raised, selector.index)]
     assert moved.index("swap.md") == 2
+
+
+def test_word_counts_are_read_in_batches_however_many_words_are_asked(tmp_path):
+    """A memory's first 30 lines can hold more words than SQLite takes parameters in one query
+    (999 in old builds); the connection is held to that limit here."""
+    import sqlite3
+
+    from memdir.store.index_db import MemoryIndex
+
+    store = pager_store(tmp_path)
+    with MemoryIndex(str(store.root), str(tmp_path / "index.sqlite3")) as index:
+        index.refresh()
+        selector = LexicalSelector()
+        assert selector.rank_store(ON_CALL, index, limit=50)
+        index.transact(lambda conn: conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999))
+        terms = [f"unheard{n}" for n in range(4_000)]
+        counts = selector.stored(index).holders([*terms, "dana", "atla"])
+        assert len(counts) == 4_002 and counts["dana"] == 2 and counts["atla"] == 9
+        assert not any(counts[term] for term in terms)

@@ -43,6 +43,7 @@ _B = 0.75
 _COMMON_MIN_DOCS = 100
 # A posting stores its memories' row ids as array("i") bytes: its size over this is how many it holds.
 _ID_BYTES = array("i").itemsize
+_TERMS_PER_QUERY = 500  # under SQLite's oldest limit on parameters (999)
 _CHANGE_COST = 8
 _STALE = (
     "SELECT m.id, m.file, m.mtime_ns, m.size, m.name, m.description, m.type, m.nested_type, m.preview, d.terms "
@@ -399,11 +400,16 @@ class StoredPostings:
             return {}
 
         def count(conn: sqlite3.Connection) -> dict[str, int]:
-            marks = ",".join("?" * len(wanted))
-            rows = conn.execute(
-                f"SELECT term, SUM(LENGTH(docs)) FROM lex_postings WHERE term IN ({marks}) GROUP BY term", wanted
-            )
-            return {term: int(size) // _ID_BYTES for term, size in rows}
+            found: dict[str, int] = {}
+            # In batches: a memory's first 30 lines can hold more words than SQLite takes parameters.
+            for start in range(0, len(wanted), _TERMS_PER_QUERY):
+                batch = wanted[start : start + _TERMS_PER_QUERY]
+                marks = ",".join("?" * len(batch))
+                rows = conn.execute(
+                    f"SELECT term, SUM(LENGTH(docs)) FROM lex_postings WHERE term IN ({marks}) GROUP BY term", batch
+                )
+                found.update((term, int(size) // _ID_BYTES) for term, size in rows)
+            return found
 
         found: dict[str, int] = self.host.transact(count)
         return {term: found.get(term, 0) for term in wanted}

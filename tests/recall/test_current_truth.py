@@ -370,3 +370,19 @@ def test_word_counts_are_read_in_batches_however_many_words_are_asked(tmp_path):
         counts = selector.stored(index).holders([*terms, "dana", "atla"])
         assert len(counts) == 4_002 and counts["dana"] == 2 and counts["atla"] == 9
         assert not any(counts[term] for term in terms)
+
+
+def test_each_of_the_first_places_gets_its_own_successor(tmp_path):
+    """Two facts asked at once, each updated in other words: both updates stand above what they replace."""
+    from memdir.recall.successors import successor_first
+
+    store = pager_store(tmp_path)
+    save(store, "ttl.md", "cache expiry on atlas is 5 minutes now instead of 15 minutes", days_ago=2)
+    selector = LexicalSelector()
+    question = "who is on call for atlas, and how long is the API cache TTL?"
+    scored = selector.scored(question, store.headers())
+    first = [h.filename for h, _ in scored[:2]]
+    assert sorted(first) == ["fact4.md", "oncall.md"]
+    moved = [h.filename for h, _ in successor_first(question, scored, selector.index)]
+    successor = {"oncall.md": "swap.md", "fact4.md": "ttl.md"}
+    assert moved[:4] == [successor[first[0]], first[0], successor[first[1]], first[1]]

@@ -6,14 +6,11 @@ words, so an update worded apart from the question ("pager" for "on call") ranks
 stale version is surfaced alone. What ties such an update to the memory it replaces is often a word
 the two share and nothing else in the store holds: the old value or the person it names, carried
 into the update ("Dana", "instead of 15 minutes", "之前是140毫秒"). So for each of the first
-``SUCCESSOR_PLACES`` memories of a ranking, a newer memory among the first ``SUCCESSOR_POOL`` that
-shares with it a word at most ``VALUE_HOLDERS`` memories of the whole store hold (not a word of
-the question), and at least one of the question words it holds, is put just above it, unless one
-of the two links to the other (the link's words are then what they share).
-
-Only the first place that has such a successor moves one: this is a second, weaker way of finding a
-version, and moving several memories by it costs LoCoMo more than it gains. Questions about the past
-keep their order, as in the main stage. On stores written from one pattern (many components with
+``SUCCESSOR_PLACES`` memories of a ranking, the newest memory among the first ``SUCCESSOR_POOL``
+that shares with it a word at most ``VALUE_HOLDERS`` memories of the whole store hold (not a word
+of the question), and at least one of the question words it holds, is put just above it, unless
+one of the two links to the other (the link's words are then what they share). Questions about the
+past keep their order, as in the main stage. On stores written from one pattern (many components with
 the same facts) the shared rare word is often a value two components happen to share ("httpx"), so
 a move is right far less often there; those moves change no measured figure, and a successor is never
 announced as the newer version of a memory (the note beside a stale memory comes from the main
@@ -49,21 +46,22 @@ class WordHolders(Protocol):
 def successor_first(
     query: str, ranked: Sequence[tuple[MemoryHeader, _T]], holders: WordHolders
 ) -> list[tuple[MemoryHeader, _T]]:
-    """``ranked`` with the successor of one of its first places moved just above it (scores stay
+    """``ranked`` with the successor of each of its first places moved just above it (scores stay
     with the places, so the ranking stays sorted and a floor admits the same places)."""
-    entries = list(ranked)
-    if len(entries) < 2 or asks_about_the_past(query):
-        return entries
-    pool = [header for header, _ in entries[:SUCCESSOR_POOL]]
+    if len(ranked) < 2 or asks_about_the_past(query):
+        return list(ranked)
+    headers = [header for header, _ in ranked[:SUCCESSOR_POOL]]
     asked = frozenset(tokenize(query))
-    for place in range(min(SUCCESSOR_PLACES, len(pool))):
-        found = _successor(place, pool, asked, holders)
-        if found is not None:
-            headers = [header for header, _ in entries]
-            moved = headers.pop(found)
-            headers.insert(place, moved)
-            return [(header, score) for header, (_, score) in zip(headers, entries, strict=True)]
-    return entries
+    place = 0
+    while place < min(SUCCESSOR_PLACES, len(headers)):
+        found = _successor(place, headers, asked, holders)
+        if found is None:
+            place += 1
+            continue
+        headers.insert(place, headers.pop(found))
+        place += 2  # past the successor and the memory it now stands above
+    moved = headers + [header for header, _ in ranked[SUCCESSOR_POOL:]]
+    return [(header, score) for header, (_, score) in zip(moved, ranked, strict=True)]
 
 
 def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], holders: WordHolders) -> int | None:

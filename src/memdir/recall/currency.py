@@ -45,7 +45,7 @@ from typing import TypeVar
 from memdir.model.analysis import is_pair, tokenize
 from memdir.model.markup import neutralise
 from memdir.recall.question_time import asks_about_the_past
-from memdir.recall.successors import WordHolders, successor_first
+from memdir.recall.successors import WordRarity, successor_first
 from memdir.recall.words import memory_words
 from memdir.store.scan import MemoryHeader
 
@@ -127,12 +127,12 @@ def newer_first(
     ranked: Sequence[tuple[MemoryHeader, _T]],
     *,
     window: int = WINDOW,
-    holders: WordHolders | None = None,
+    rarity: WordRarity | None = None,
 ) -> list[tuple[MemoryHeader, _T]]:
     """``ranked`` with, within its first ``window`` entries, the memories on the question's subject
     given their places newest first. Scores stay with the places, so a ranking stays sorted
     and a floor applied afterwards admits the same places (the newest member takes the best one).
-    With ``holders`` (the lexical index's word counts) a newer memory that carries the value of one of
+    With ``rarity`` (the lexical index's word counts) a newer memory that carries the value of one of
     the first places is then put above it (:mod:`memdir.recall.successors`)."""
     head = list(ranked[:window])
     if len(head) < 2:
@@ -144,7 +144,7 @@ def newer_first(
         for place, i in zip(group, newest, strict=True):
             head[place] = (headers[i], head[place][1])
     staged = head + list(ranked[window:])
-    return staged if holders is None else successor_first(query, staged, holders)
+    return staged if rarity is None else successor_first(query, staged, rarity)
 
 
 def admitted_newer_first(
@@ -153,13 +153,13 @@ def admitted_newer_first(
     admitted: set[str],
     *,
     window: int = WINDOW,
-    holders: WordHolders | None = None,
+    rarity: WordRarity | None = None,
 ) -> list[MemoryHeader]:
     """The admitted part of ``ranked`` after :func:`newer_first`, admission going with the place: when
     a stale memory cleared a selector's floor and its newer version did not (it shares fewer words
     with the question), the newer one takes the stale one's place and is surfaced instead of it."""
     kept = [header.path in admitted for header, _ in ranked]
-    staged = newer_first(query, ranked, window=window, holders=holders)
+    staged = newer_first(query, ranked, window=window, rarity=rarity)
     return [header for (header, _), keep in zip(staged, kept, strict=True) if keep]
 
 

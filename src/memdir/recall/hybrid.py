@@ -105,8 +105,8 @@ class HybridSelector:
         lexical = self.lexical.scored(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
         if embedded is None:
-            return newer_first(query, self.lexical.ordered(query, lexical), holders=self.lexical.index)
-        return newer_first(query, self._fuse(query, lexical, embedded, self.lexical.index), holders=self.lexical.index)
+            return newer_first(query, self.lexical.ordered(query, lexical), rarity=self.lexical.index)
+        return newer_first(query, self._fuse(query, lexical, embedded, self.lexical.index), rarity=self.lexical.index)
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
@@ -117,7 +117,7 @@ class HybridSelector:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
             ranked = self._fuse(request.query, lexical, embedded, self.lexical.index)
-        chosen = admitted_newer_first(request.query, ranked, relevant, holders=self.lexical.index)
+        chosen = admitted_newer_first(request.query, ranked, relevant, rarity=self.lexical.index)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
 
@@ -147,7 +147,7 @@ class HybridSelector:
             embedded.get_many(postings.row_ids())
             ranked = unexpired(self._fuse(request.query, lexical, embedded, postings), request.now_s)
             relevant.update(embedded.paths_at_least(ranker.min_similarity))
-        chosen = admitted_newer_first(request.query, ranked, relevant, holders=postings)
+        chosen = admitted_newer_first(request.query, ranked, relevant, rarity=postings)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})

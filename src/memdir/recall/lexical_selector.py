@@ -118,7 +118,7 @@ class LexicalSelector:
         memories about one subject newest first (:mod:`memdir.recall.currency`); only the best
         ``limit`` when given, which spares sorting a long tail on large stores."""
         ranked = self.ordered(query, self.scored(query, candidates, limit=limit))
-        return newer_first(query, ranked, holders=self.index)
+        return newer_first(query, ranked, rarity=self.index)
 
     def ordered(
         self, query: str, ranked: Sequence[tuple[MemoryHeader, float]], stats: _TermStats | None = None
@@ -203,7 +203,7 @@ class LexicalSelector:
         ranked = unexpired(ranked, request.now_s)
         admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
         ordered = self.ordered(request.query, ranked, self._stored)
-        chosen = admitted_newer_first(request.query, ordered, admitted, holders=self._stored)
+        chosen = admitted_newer_first(request.query, ordered, admitted, rarity=self._stored)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
@@ -212,6 +212,6 @@ class LexicalSelector:
         depth = max(50, 10 * request.limit)
         ranked = self.scored(request.query, request.candidates, limit=depth)
         admitted = {header.path for header, _ in self.admit(ranked, request.query)}
-        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked), admitted, holders=self.index)
+        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked), admitted, rarity=self.index)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -392,12 +392,13 @@ class StoredPostings:
         df = self._df.get(term, 0)
         return math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)) if df else 0.0
 
-    def holders(self, terms: Iterable[str]) -> dict[str, int]:
-        """How many memories hold each of ``terms``, from the size of their postings (one row id a
-        memory), so that no posting is decoded: what :mod:`memdir.recall.successors` reads."""
+    def rare_words(self, terms: Iterable[str], most: int) -> frozenset[str]:
+        """The ``terms`` that at least one and at most ``most`` memories hold, from the size of their
+        postings (one row id a memory), so that no posting is decoded: what
+        :mod:`memdir.recall.successors` reads."""
         wanted = sorted(set(terms))
         if not wanted:
-            return {}
+            return frozenset()
 
         def count(conn: sqlite3.Connection) -> dict[str, int]:
             found: dict[str, int] = {}
@@ -412,7 +413,7 @@ class StoredPostings:
             return found
 
         found: dict[str, int] = self.host.transact(count)
-        return {term: found.get(term, 0) for term in wanted}
+        return frozenset(term for term, held in found.items() if 0 < held <= most)
 
     def terms_of(self, path: str) -> Mapping[str, float]:
         """Which of the last query's terms a memory among the last :meth:`best` answer holds, with

@@ -19,7 +19,7 @@ stage alone). The figures behind the three numbers are in docs/recall.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from memdir.model.analysis import tokenize
@@ -28,7 +28,7 @@ from memdir.recall.words import memory_words
 from memdir.store.links import find_links, link_key
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["SUCCESSOR_PLACES", "SUCCESSOR_POOL", "VALUE_HOLDERS", "WordHolders", "successor_first"]
+__all__ = ["SUCCESSOR_PLACES", "SUCCESSOR_POOL", "VALUE_HOLDERS", "WordRarity", "successor_first"]
 
 SUCCESSOR_PLACES = 3
 SUCCESSOR_POOL = 50
@@ -37,14 +37,16 @@ VALUE_HOLDERS = 2
 _T = TypeVar("_T")
 
 
-class WordHolders(Protocol):
-    """How many memories of the whole store hold each word: the lexical index, in memory or stored."""
+class WordRarity(Protocol):
+    """Which words few memories of the whole store hold: the lexical index, in memory or stored."""
 
-    def holders(self, terms: Iterable[str]) -> Mapping[str, int]: ...
+    def rare_words(self, terms: Iterable[str], most: int) -> frozenset[str]:
+        """The ``terms`` that at least one and at most ``most`` memories hold."""
+        ...
 
 
 def successor_first(
-    query: str, ranked: Sequence[tuple[MemoryHeader, _T]], holders: WordHolders
+    query: str, ranked: Sequence[tuple[MemoryHeader, _T]], rarity: WordRarity
 ) -> list[tuple[MemoryHeader, _T]]:
     """``ranked`` with the successor of each of its first places moved just above it (scores stay
     with the places, so the ranking stays sorted and a floor admits the same places)."""
@@ -54,7 +56,7 @@ def successor_first(
     asked = frozenset(tokenize(query))
     place = 0
     while place < min(SUCCESSOR_PLACES, len(headers)):
-        found = _successor(place, headers, asked, holders)
+        found = _successor(place, headers, asked, rarity)
         if found is None:
             place += 1
             continue
@@ -64,7 +66,7 @@ def successor_first(
     return [(header, score) for header, (_, score) in zip(moved, ranked, strict=True)]
 
 
-def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], holders: WordHolders) -> int | None:
+def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], rarity: WordRarity) -> int | None:
     """The index in ``pool`` of the newest memory after ``place`` that carries the value of the one at
     ``place`` and one of its question words, or None."""
     stale = pool[place]
@@ -72,17 +74,21 @@ def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], 
     anchor = words & asked
     if not anchor:
         return None
-    counts = holders.holders(words - asked)
-    values = frozenset(term for term, count in counts.items() if 0 < count <= VALUE_HOLDERS)
-    if not values:
+    newer = [
+        index
+        for index in range(place + 1, len(pool))
+        if pool[index].time_ms > stale.time_ms and memory_words(pool[index]) & anchor
+    ]
+    # Only the words a newer memory shares are counted: in a process that ranks once, the index
+    # in memory counts a word by reading every memory.
+    shared = (words - asked) & frozenset().union(*(memory_words(pool[index]) for index in newer))
+    if not shared:
         return None
+    values = rarity.rare_words(shared, VALUE_HOLDERS)
     found: int | None = None
-    for index in range(place + 1, len(pool)):
-        header = pool[index]
-        if header.time_ms <= stale.time_ms or (found is not None and header.time_ms <= pool[found].time_ms):
-            continue
-        held = memory_words(header)
-        if held & anchor and held & values and not _linked(stale, header):
+    for index in newer:
+        newest = found is None or pool[index].time_ms > pool[found].time_ms
+        if newest and memory_words(pool[index]) & values and not _linked(stale, pool[index]):
             found = index
     return found
 

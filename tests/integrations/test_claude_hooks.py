@@ -547,3 +547,31 @@ def test_the_prompt_hook_names_the_newer_memory_beside_a_stale_one_and_skips_exp
     assert context.index(f"Memory: {new.path}:") < context.index(f"Memory: {old.path}:")
     assert f"A newer memory on the same subject: {new.path}\nMemory: {old.path}:" in context
     assert "No checkout API deploys" not in context
+
+
+def test_the_prompt_hook_surfaces_an_update_worded_apart_from_the_question_instead_of_what_it_replaced(
+    tmp_path, project, env
+):
+    """The real hook process: "Kenji has the atlas pager" shares only "atlas" with the question, and
+    "Dana", which no other memory holds, with the stale memory it replaces."""
+    directory = open_memory_dir(resolve_config(project, env=env))
+    facts = [
+        ("On call", "Dana is on call for atlas this week, ping them if prod breaks", "2026-01-05"),
+        ("Bundle", "the atlas web bundle is 880 KB gzipped, which is too much", "2026-01-06"),
+        ("Partner limit", "the partner API behind atlas allows 1000 requests per minute", "2026-01-07"),
+        ("Node", "the atlas frontend builds on Node 20, don't use newer syntax", "2026-01-08"),
+        ("Staging", "staging for atlas lives at staging-1.internal", "2026-01-09"),
+        ("Flaky", "heads up, 9 tests in the atlas suite are flaky", "2026-01-10"),
+        ("Shift swap", "Dana swapped shifts, Kenji has the atlas pager", "2026-02-02"),
+    ]
+    saved = {}
+    for name, text, day in facts:
+        stamp = {"modified": f"{day}T09:00:00Z"}
+        memory = Memory(name=name, description=text, type=MemoryType.PROJECT, body=text, extra=stamp)
+        saved[name] = directory.save(memory, index=False)
+    data = written_by(hook_input(tmp_path, project, prompt="who is on call for atlas right now?"), "2.1.330")
+    done = cli_hook(tmp_path, "user-prompt-submit", json.dumps(data), env)
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f"Memory: {saved['Shift swap'].path}:" in context
+    assert f"Memory: {saved['On call'].path}:" not in context

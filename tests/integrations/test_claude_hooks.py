@@ -564,6 +564,10 @@ def test_the_prompt_hook_surfaces_an_update_worded_apart_from_the_question_inste
         ("Flaky", "heads up, 9 tests in the atlas suite are flaky", "2026-01-10"),
         ("Shift swap", "Dana swapped shifts, Kenji has the atlas pager", "2026-02-02"),
     ]
+    chores = ["rename getUser", "run the linter", "add a changelog entry", "split the cart component"]
+    chores += ["write a basket test", "bump eslint", "move the helpers", "fix the README typo", "drop a toggle"]
+    chores += ["sort the imports", "make the header sticky", "log the request id", "tidy the fixtures"]
+    facts += [(chore.capitalize(), f"please {chore}", "2026-01-04") for chore in chores]  # a store of 20
     saved = {}
     for name, text, day in facts:
         stamp = {"modified": f"{day}T09:00:00Z"}

@@ -266,6 +266,24 @@ def test_versions_whose_fact_is_in_the_body_are_ordered_newest_first(tmp_path):
     assert ranked[:2] == ["retro.md", "standup.md"]
 
 
+# Requests that state no fact, as most of a conversation's messages: they make the store large enough
+# (RARE_AMONG) for a word two memories hold to be rare.
+CHORES = (
+    "rename getUser to fetchUser in the client",
+    "run the linter on the whole repo",
+    "add a changelog entry for the release",
+    "split the cart component in two",
+    "write a test for the empty basket",
+    "bump eslint to the next minor",
+    "move the helpers into utils",
+    "fix the typo in the README",
+    "delete the unused feature toggle",
+    "sort the imports in the views",
+    "make the header sticky on mobile",
+    "log the request id on errors",
+)
+
+
 def pager_store(tmp_path, *, shared_name=True, also_named=False):
     """A project's memories, one stating who is on call and a later one, in other words, changing it."""
     store = MemoryDir(tmp_path / "mem")
@@ -280,6 +298,7 @@ def pager_store(tmp_path, *, shared_name=True, also_named=False):
         "bumped the atlas checkout flag rollout to 25%",
     )
     save_each(store, "fact", facts, days_ago=25)
+    save_each(store, "chore", CHORES, days_ago=60)
     who = "Dana" if shared_name else "The rota"
     save(store, "swap.md", f"{who} swapped shifts, Kenji has the atlas pager", days_ago=3)
     if also_named:
@@ -387,3 +406,13 @@ def test_each_of_the_first_places_gets_its_own_successor(tmp_path):
     moved = [h.filename for h, _ in successor_first(question, scored, selector.index)]
     successor = {"oncall.md": "swap.md", "fact4.md": "ttl.md"}
     assert moved[:4] == [successor[first[0]], first[0], successor[first[1]], first[1]]
+
+
+def test_in_a_small_store_a_word_two_memories_hold_is_not_a_carried_value(tmp_path):
+    """Pins RARE_AMONG: among three memories, "freeze" is a topic two of them share."""
+    store = MemoryDir(tmp_path / "mem")
+    save(store, "deploy.md", "Deploys go out on Tuesdays after the freeze", days_ago=9)
+    save(store, "coffee.md", "The user drinks oat flat whites", days_ago=8, kind=MemoryType.USER)
+    save(store, "freeze.md", "Mobile release freeze starts on Friday; no deploys", days_ago=1)
+    ranked = [h.filename for h, _ in LexicalSelector().rank("when do deploys go out?", store.headers())]
+    assert ranked[0] == "deploy.md"

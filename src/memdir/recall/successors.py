@@ -8,13 +8,16 @@ the two share and nothing else in the store holds: the old value or the person i
 into the update ("Dana", "instead of 15 minutes", "之前是140毫秒"). So for each of the first
 ``SUCCESSOR_PLACES`` memories of a ranking, the newest memory among the first ``SUCCESSOR_POOL``
 that shares with it a word at most ``VALUE_HOLDERS`` memories of the whole store hold (not a word
-of the question), and at least one of the question words it holds, is put just above it, unless
-one of the two links to the other (the link's words are then what they share). Questions about the
-past keep their order, as in the main stage. On stores written from one pattern (many components with
-the same facts) the shared rare word is often a value two components happen to share ("httpx"), so
-a move is right far less often there; those moves change no measured figure, and a successor is never
-announced as the newer version of a memory (the note beside a stale memory comes from the main
-stage alone). The figures behind the three numbers are in docs/recall.md.
+of the question; in a store of at least ``RARE_AMONG`` memories, where that is rare), and at least
+one of the question words it holds, is put just above it, unless one of the two links to the other
+(the link's words are then what they share). Questions about the past keep their order, as in the
+main stage.
+
+On stores written from one pattern (many components with the same facts) the shared rare word is
+often a value two components happen to share ("httpx"), so a move is right far less often there;
+those moves change no measured figure, and a successor is never announced as the newer version of
+a memory (the note beside a stale memory comes from the main stage alone). The figures behind the
+numbers are in docs/recall.md.
 """
 
 from __future__ import annotations
@@ -28,17 +31,24 @@ from memdir.recall.words import memory_words
 from memdir.store.links import find_links, link_key
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["SUCCESSOR_PLACES", "SUCCESSOR_POOL", "VALUE_HOLDERS", "WordRarity", "successor_first"]
+__all__ = ["RARE_AMONG", "SUCCESSOR_PLACES", "SUCCESSOR_POOL", "VALUE_HOLDERS", "WordRarity", "successor_first"]
 
 SUCCESSOR_PLACES = 3
 SUCCESSOR_POOL = 50
 VALUE_HOLDERS = 2
+# In a smaller store a word two memories hold is not rare: among three memories, "freeze" in "deploys
+# go out after the freeze" and "the release freeze starts on Friday" is a shared topic, not a value.
+RARE_AMONG = 20
 
 _T = TypeVar("_T")
 
 
 class WordRarity(Protocol):
     """Which words few memories of the whole store hold: the lexical index, in memory or stored."""
+
+    def __len__(self) -> int:
+        """How many memories the store holds."""
+        ...
 
     def rare_words(self, terms: Iterable[str], most: int) -> frozenset[str]:
         """The ``terms`` that at least one and at most ``most`` memories hold."""
@@ -50,7 +60,7 @@ def successor_first(
 ) -> list[tuple[MemoryHeader, _T]]:
     """``ranked`` with the successor of each of its first places moved just above it (scores stay
     with the places, so the ranking stays sorted and a floor admits the same places)."""
-    if len(ranked) < 2 or asks_about_the_past(query):
+    if len(ranked) < 2 or len(rarity) < RARE_AMONG or asks_about_the_past(query):
         return list(ranked)
     headers = [header for header, _ in ranked[:SUCCESSOR_POOL]]
     asked = frozenset(tokenize(query))

@@ -284,7 +284,7 @@ CHORES = (
 )
 
 
-def pager_store(tmp_path, *, shared_name=True, also_named=False):
+def pager_store(tmp_path, *, shared_name=True, also_named=False, swap_kind=MemoryType.PROJECT):
     """A project's memories, one stating who is on call and a later one, in other words, changing it."""
     store = MemoryDir(tmp_path / "mem")
     save(store, "oncall.md", "Dana is on call for atlas this week, ping them if prod breaks", days_ago=30)
@@ -300,7 +300,7 @@ def pager_store(tmp_path, *, shared_name=True, also_named=False):
     save_each(store, "fact", facts, days_ago=25)
     save_each(store, "chore", CHORES, days_ago=60)
     who = "Dana" if shared_name else "The rota"
-    save(store, "swap.md", f"{who} swapped shifts, Kenji has the atlas pager", days_ago=3)
+    save(store, "swap.md", f"{who} swapped shifts, Kenji has the atlas pager", days_ago=3, kind=swap_kind)
     if also_named:
         save(store, "dana.md", "Dana reviews the atlas frontend changes", days_ago=1)
     return store
@@ -416,3 +416,30 @@ def test_in_a_small_store_a_word_two_memories_hold_is_not_a_carried_value(tmp_pa
     save(store, "freeze.md", "Mobile release freeze starts on Friday; no deploys", days_ago=1)
     ranked = [h.filename for h, _ in LexicalSelector().rank("when do deploys go out?", store.headers())]
     assert ranked[0] == "deploy.md"
+
+
+def test_a_newer_memory_of_another_type_is_not_a_successor(tmp_path):
+    """A fact's versions are memories of one type; "Dana" in a feedback rule is not the on-call fact."""
+    from memdir.recall.currency import newer_first
+
+    store = pager_store(tmp_path, swap_kind=MemoryType.FEEDBACK)
+    selector = LexicalSelector()
+    staged = [h.filename for h, _ in newer_first(ON_CALL, selector.scored(ON_CALL, store.headers()))]
+    assert [h.filename for h, _ in selector.rank(ON_CALL, store.headers())] == staged
+
+
+ZH_CHORES = tuple(f"帮我把地图项目第{n}个页面的样式整理一下" for n in range(20))
+
+
+def test_one_rare_character_pair_alone_is_not_a_carried_value(tmp_path):
+    """A two-character name is one pair, as is the seam of two common words ("のモ"): alone it does
+    not make a successor; a three-character name (two pairs) does."""
+    question = "地图项目现在谁值班？"
+    for name, moves in (("张伟", False), ("张小伟", True)):
+        store = MemoryDir(tmp_path / name)
+        save(store, "oncall.md", f"地图项目这周值班的是{name}", days_ago=30)
+        save(store, "swap.md", f"{name}换班了，地图项目的寻呼机在李娜那里", days_ago=2)
+        for number, chore in enumerate(ZH_CHORES):
+            save(store, f"chore{number}.md", chore, days_ago=40 - number)
+        ranked = [h.filename for h, _ in LexicalSelector().rank(question, store.headers())]
+        assert (ranked[:2] == ["swap.md", "oncall.md"]) is moves, name

@@ -6,12 +6,15 @@ words, so an update worded apart from the question ("pager" for "on call") ranks
 stale version is surfaced alone. What ties such an update to the memory it replaces is often a word
 the two share and nothing else in the store holds: the old value or the person it names, carried
 into the update ("Dana", "instead of 15 minutes", "之前是140毫秒"). So for each of the first
-``SUCCESSOR_PLACES`` memories of a ranking, the newest memory among the first ``SUCCESSOR_POOL``
-that shares with it a word at most ``VALUE_HOLDERS`` memories of the whole store hold (not a word
-of the question; in a store of at least ``RARE_AMONG`` memories, where that is rare), and at least
-one of the question words it holds, is put just above it, unless one of the two links to the other
-(the link's words are then what they share). Questions about the past keep their order, as in the
-main stage.
+``SUCCESSOR_PLACES`` memories of a ranking, the newest memory of the same type among the first
+``SUCCESSOR_POOL`` that shares with it a word at most ``VALUE_HOLDERS`` memories of the whole store
+hold (not a word of the question, nor one pair of CJK characters alone; in a store of at least
+``RARE_AMONG`` memories, where that is rare), and at least one of the question words it holds, is
+put just above it, unless one of the two links to the other (the link's words are then what they
+share). Questions about the past keep their order, as in the main stage. In a store of distinct
+facts written with care (a Claude Code memory directory) a word two memories share is more often a
+topic ("REST" in an API guide and in a deprecation) than a value: the type and the pair rule keep
+such moves rare there (docs/recall.md has the figures).
 
 On stores written from one pattern (many components with the same facts) the shared rare word is
 often a value two components happen to share ("httpx"), so a move is right far less often there;
@@ -25,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol, TypeVar
 
-from memdir.model.analysis import tokenize
+from memdir.model.analysis import is_pair, tokenize
 from memdir.recall.question_time import asks_about_the_past
 from memdir.recall.words import memory_words
 from memdir.store.links import find_links, link_key
@@ -87,7 +90,7 @@ def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], 
     newer = [
         index
         for index in range(place + 1, len(pool))
-        if pool[index].time_ms > stale.time_ms and memory_words(pool[index]) & anchor
+        if pool[index].time_ms > stale.time_ms and pool[index].type == stale.type and memory_words(pool[index]) & anchor
     ]
     # Only the words a newer memory shares are counted: in a process that ranks once, the index
     # in memory counts a word by reading every memory.
@@ -98,9 +101,17 @@ def _successor(place: int, pool: Sequence[MemoryHeader], asked: frozenset[str], 
     found: int | None = None
     for index in newer:
         newest = found is None or pool[index].time_ms > pool[found].time_ms
-        if newest and memory_words(pool[index]) & values and not _linked(stale, pool[index]):
+        if newest and _carries(memory_words(pool[index]) & values) and not _linked(stale, pool[index]):
             found = index
     return found
+
+
+def _carries(shared: frozenset[str]) -> bool:
+    """Whether the rare words two memories share are a value: a word or a number, or at least two
+    pairs of Chinese, Japanese or Korean characters. One such pair alone is most often the seam of
+    two common words ("のモ" of "のモノレポ") that happens to be rare."""
+    pairs = sum(1 for term in shared if is_pair(term))
+    return len(shared) > pairs or pairs >= 2
 
 
 def _linked(one: MemoryHeader, other: MemoryHeader) -> bool:

@@ -148,21 +148,24 @@ def edit_in_place(store, file, description):
     os.utime(store.root, ns=(dir_st.st_atime_ns, dir_st.st_mtime_ns))
 
 
-def test_a_new_process_catching_up_a_small_store_sees_an_in_place_edit_at_once(store, tmp_path):
+def indexed_then_edited(store, tmp_path):
+    """An index that held the store, then an edit in place it has not seen: the index's path."""
     db = str(tmp_path / "i.sqlite3")
     with MemoryIndex(store.root, db) as index:
         index.refresh()
     edit_in_place(store, "user_role.md", "User is a frontend lead now")
+    return db
+
+
+def test_a_new_process_catching_up_a_small_store_sees_an_in_place_edit_at_once(store, tmp_path):
+    db = indexed_then_edited(store, tmp_path)
     with MemoryIndex(store.root, db) as fresh:
         assert fresh.catch_up() and not fresh.verify_due
         assert fresh.headers_by_files(["user_role.md"])["user_role.md"].description == "User is a frontend lead now"
 
 
 def test_a_deferred_catch_up_reads_changed_directories_now_and_checks_every_file_when_verified(store, tmp_path):
-    db = str(tmp_path / "i.sqlite3")
-    with MemoryIndex(store.root, db) as index:
-        index.refresh()
-    edit_in_place(store, "user_role.md", "User is a frontend lead now")
+    db = indexed_then_edited(store, tmp_path)
     with MemoryIndex(store.root, db) as fresh:
         fresh.defer_work = True  # as the prompt hook sets it
         assert fresh.catch_up() and fresh.verify_due and not fresh.background_due

@@ -278,13 +278,13 @@ class LexicalIndex:
                     counts[term] = 0
                 else:
                     counts[term] = len(posting or ())
-            for doc in self._docs.values() if pending else ():
+            for doc in self._docs.values():
+                if not pending:
+                    break
                 for term in [term for term in pending if term in doc.terms]:
                     counts[term] += 1
                     if counts[term] > most:
                         pending.discard(term)
-                if not pending:
-                    break
         return frozenset(term for term, count in counts.items() if 0 < count <= most)
 
     def terms_of(self, path: str) -> Mapping[str, float]:

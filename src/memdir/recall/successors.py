@@ -31,7 +31,7 @@ from typing import Protocol, TypeVar
 from memdir.model.analysis import is_pair, tokenize
 from memdir.recall.question_time import asks_about_the_past
 from memdir.recall.words import memory_words
-from memdir.store.links import find_links, link_key
+from memdir.store.links import LinkResolver, find_links
 from memdir.store.scan import MemoryHeader
 
 __all__ = ["RARE_AMONG", "SUCCESSOR_PLACES", "SUCCESSOR_POOL", "VALUE_HOLDERS", "WordRarity", "successor_first"]
@@ -120,7 +120,7 @@ def _linked(one: MemoryHeader, other: MemoryHeader) -> bool:
     for source, target in ((one, other), (other, one)):
         if "[[" not in source.preview:
             continue
-        keys = {link_key(target.filename)} | ({link_key(target.name)} if target.name else set())
-        if any(link_key(link.target) in keys for link in find_links(source.preview)):
+        resolver = LinkResolver((target,))
+        if any(resolver.resolve(link.target) is not None for link in find_links(source.preview)):
             return True
     return False

@@ -9,7 +9,8 @@ shows memory text to a model passes it through :func:`neutralise` first.
 The function replaces the angle brackets of anything that reads as such a tag with the single
 guillemets ``‹`` and ``›``: ``‹/system-reminder›`` still reads as what the memory said, but is no
 longer markup. A tag counts whatever its spelling: any case, spaces or line breaks around or
-inside the name, zero-width and other invisible characters, combining marks, HTML entities
+inside the name (however many), zero-width and other invisible characters (the Hangul fillers and
+the blank Braille pattern among them), a backslash before the slash, combining marks, HTML entities
 (``&lt;``, ``&#60;``, ``&#x3c;``, with or without the semicolon), full-width and small-form
 brackets (``＜`` ``﹤``) and letters, and a name cut short where the text ends or another field
 begins (``</sys`` … ``tem-reminder>``). Ordinary markup in a memory (``<div>``,
@@ -56,7 +57,7 @@ _KEYWORDS = (
 _KEYWORD = LazyPattern("|".join(_KEYWORDS))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 _MIN_PREFIX = 3  # an unfinished name this long that starts a keyword counts ("</sys" at a field's end)
-_NAME_LIMIT = 80  # characters read after a bracket: a tag name and its attributes, no further
+_NAME_LIMIT = 80  # name characters read after a bracket: a tag name and its attributes, no further
 
 # Anything that could become a bracket: the characters themselves, their full-width and small forms,
 # and an entity. Text without any of these is returned as it is, without being walked.
@@ -81,7 +82,10 @@ _NAMED = {
     "zwj": "\u200d",
     "zwnj": "\u200c",
 }
-_NAME_PUNCTUATION = frozenset("-_:.\"'=/")
+_NAME_PUNCTUATION = frozenset("-_:.\"'=/\\")  # a backslash too: ``<\/system-reminder>`` is JSON's spelling
+# Letters that show nothing: the Hangul fillers and the blank Braille pattern, which a reader skips
+# as it skips a space, so that ``</s\u3164ystem-reminder>`` is still the tag it looks like.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class MarkupFinding(NamedTuple):
@@ -129,7 +133,9 @@ def _fold(char: str) -> str:
 
 def _ignorable(char: str) -> bool:
     """Invisible to a reader: white space, format characters (zero-width and the like), marks."""
-    return char.isspace() or (not char.isascii() and unicodedata.category(char) in ("Cf", "Mn", "Me", "Cc"))
+    return char.isspace() or (
+        not char.isascii() and (char in _BLANK_LETTERS or unicodedata.category(char) in ("Cf", "Mn", "Me", "Cc"))
+    )
 
 
 _ASCII_KINDS = {chr(code): "other" for code in range(128)}
@@ -169,19 +175,31 @@ def _sensitive(key: str, *, unfinished: bool) -> bool:
     return unfinished and len(key) >= _MIN_PREFIX and any(word.startswith(key) for word in _KEYWORDS)
 
 
-# A stretch of plain ASCII name characters and spaces, read in one step before the slow path.
-_ASCII_RUN = re.compile(r"[A-Za-z0-9\-_:.\"'=/\s]+")
+# A stretch of plain ASCII name characters, and one of white space, each read in one step before
+# the slow path. White space does not count against the name's limit: ``<`` and a hundred spaces
+# before ``/system-reminder>`` is still that tag.
+_ASCII_NAME_RUN = re.compile(r"[A-Za-z0-9\-_:.\"'=/\\]+")
+_ASCII_SPACE_RUN = re.compile(r"\s+")
 
 
 def _read_forward(text: str, index: int) -> tuple[str, bool, _Unit | None]:
-    """After an opening bracket: the name's key, whether it was cut short, and its closing bracket."""
+    """After an opening bracket: the name's key, whether it was cut short, and its closing bracket.
+
+    Reads at most ``_NAME_LIMIT`` name characters; invisible ones (spaces, fillers) are skipped
+    without limit, which stays linear: a read stops at the next bracket, where the next one starts.
+    """
     parts: list[str] = []
     position = index
-    stop = min(len(text), index + _NAME_LIMIT)
-    while position < stop:
-        run = _ASCII_RUN.match(text, position, stop)
+    room = _NAME_LIMIT
+    while position < len(text) and room > 0:
+        space = _ASCII_SPACE_RUN.match(text, position)
+        if space is not None:
+            position = space.end()
+            continue
+        run = _ASCII_NAME_RUN.match(text, position, position + room)
         if run is not None:
             parts.append(run.group())
+            room -= run.end() - position
             position = run.end()
             continue
         unit = _unit_at(text, position)
@@ -192,29 +210,27 @@ def _read_forward(text: str, index: int) -> tuple[str, bool, _Unit | None]:
             break
         if kind == "name":
             parts.append(unit.char)
+            room -= 1
         position = unit.end
     # Cut short: by the end of the text (or of a field), or by something no tag name holds.
     return _key(parts), True, None
 
 
 def _read_backward(text: str, index: int) -> str:
-    """Before a closing bracket: the key of the name it would close (entities read as plain text)."""
-    window = text[max(0, index - _NAME_LIMIT) : index][::-1]
+    """Before a closing bracket: the key of the name it would close (entities read as plain text),
+    from at most ``_NAME_LIMIT`` name characters, invisible ones skipped without limit."""
     parts: list[str] = []
-    position = 0
-    while position < len(window):
-        run = _ASCII_RUN.match(window, position)
-        if run is not None:
-            parts.append(run.group())
-            position = run.end()
-            continue
-        kind = _kind(window[position])
+    position = index - 1
+    room = _NAME_LIMIT
+    while position >= 0 and room > 0:
+        kind = _kind(text[position])
         if kind == "name":
-            parts.append(window[position])
+            parts.append(text[position])
+            room -= 1
         elif kind != "skip":
             break
-        position += 1
-    return _key(parts)[::-1]
+        position -= 1
+    return _key(parts[::-1])
 
 
 def _replacements(text: str) -> list[tuple[int, int, str]]:

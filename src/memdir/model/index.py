@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.markup import describe_markup, neutralise
+from memdir.model.printable import printable
 from memdir.model.text import js_trim, utf16_len, utf16_prefix
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "TruncatedIndex",
     "format_file_size",
     "index_overflow",
+    "neutralise_index",
     "parse_entries",
     "remove_entries",
     "remove_entry",
@@ -180,15 +183,28 @@ class IndexEntry:
                 rule="index-entry-file",
                 path=self.file,
             )
+        if tag := describe_markup(self.file):
+            # A link target cannot be neutralised without breaking the link, and Claude Code loads
+            # the index into the prompt as it is: such a name never gets an index line.
+            raise MemoryFormatError(
+                f"index entry for {printable(self.file)!r}: the file name reads as a prompt tag ({tag}); "
+                "rule index-entry-markup; rename the file without angle brackets",
+                rule="index-entry-markup",
+                path=self.file,
+            )
 
     def _line(self, title: str, hook: str) -> str:
         link = f"- [{_escape(_one_line(title), _TITLE_SPECIALS)}]({_link_target(self.file)})"
         return f"{link}{_HOOK_SEPARATOR}{hook}" if hook else link
 
     def render(self) -> str:
-        """``- [Title](file) — hook``, shortened with "…" to fit ``MAX_ENTRY_CHARS`` when it can."""
-        title = _one_line(self.title)
-        hook = _one_line(self.hook).strip()
+        """``- [Title](file) — hook``, shortened with "…" to fit ``MAX_ENTRY_CHARS`` when it can.
+
+        The title and hook are neutralised (:func:`memdir.model.markup.neutralise`): Claude Code
+        loads ``MEMORY.md`` into the prompt itself, so no other step would stop a name or a
+        description holding ``</system-reminder>`` from closing the block it is loaded in."""
+        title = neutralise(_one_line(self.title))
+        hook = neutralise(_one_line(self.hook).strip())
         line = self._line(title, hook)
         if utf16_len(line) <= MAX_ENTRY_CHARS:
             return line
@@ -296,6 +312,25 @@ def _parsed_lines(lines: list[str]) -> list[tuple[int, _ParsedLine]]:
 def parse_entries(index_text: str) -> list[tuple[int, IndexEntry]]:
     """``(1-based line number, entry)`` for every line of ``index_text`` that is an index entry."""
     return [(number + 1, parsed.entry) for number, parsed in _parsed_lines(index_text.split("\n"))]
+
+
+def neutralise_index(index_text: str) -> str:
+    """``index_text`` with every line neutralised (:func:`memdir.model.markup.neutralise`), the link
+    target of an entry line kept as it is so the line still points at its file.
+
+    For an index memdir derives from other people's words (the team index, from a teammate's
+    frontmatter and prose): Claude Code loads it into the prompt as it is on disk."""
+    lines = index_text.split("\n")
+    targets = {number: parsed for number, parsed in _parsed_lines(lines)}
+    out: list[str] = []
+    for number, line in enumerate(lines):
+        parsed = targets.get(number)
+        if parsed is None:
+            out.append(neutralise(line))
+            continue
+        start, end = parsed.target_start, parsed.target_end
+        out.append(neutralise(line[:start]) + line[start:end] + neutralise(line[end:]))
+    return "\n".join(out)
 
 
 def _same_file(a: str, b: str) -> bool:

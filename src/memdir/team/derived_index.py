@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection
 
 from memdir.model.conflicts import is_conflict_copy
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.model.index import IndexEntry, parse_entries, remove_entries, upsert_entries
+from memdir.model.index import IndexEntry, neutralise_index, parse_entries, remove_entries, upsert_entries
 from memdir.store.files import atomic_write, lock_directory, read_bytes_limited
 from memdir.team.merge import merge_lines
 
@@ -139,7 +139,8 @@ def derive_index(text: str, memories: Collection[str], read: Callable[[str], str
     file's text, read only for the memories that need a new line): a line for each
     memory that has none, no line for a file that is gone, and the conflict copies listed under
     the conflicts note at the end. Prose, headings and the lines of memories present are kept as
-    written."""
+    written, neutralised (:func:`neutralise_index`): every word of it came from a teammate, and
+    Claude Code loads the file into the prompt as it is."""
     body = _without_conflicts_section(text)
     listed = _entries(body)
     gone = [file for file in listed if _is_local_target(file) and file not in memories]
@@ -158,7 +159,7 @@ def derive_index(text: str, memories: Collection[str], read: Callable[[str], str
             + "\n".join([CONFLICTS_HEADING, "", _CONFLICTS_NOTE, "", *conflict_lines])
             + "\n"
         )
-    return body
+    return neutralise_index(body)
 
 
 def _read(path: str) -> str | None:

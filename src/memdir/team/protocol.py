@@ -17,6 +17,7 @@ from typing import Any
 
 from memdir.errors import PathTraversalError, SyncError, UnsafePathError
 from memdir.model.keys import sanitize_path_key
+from memdir.model.markup import describe_markup
 from memdir.model.printable import printable, unprintable_characters
 
 __all__ = [
@@ -92,7 +93,9 @@ def validate_key(key: str) -> str:
     keys; the server has no directory to resolve against, so ``..``/``.`` segments, empty segments
     and over-long keys are refused here instead of by a realpath check. So are keys with a control
     character or another unprintable code point (ESC, BEL, CR, a zero-width or bidirectional
-    mark): every listing would print them to someone's terminal.
+    mark): every listing would print them to someone's terminal. And keys that read as a prompt
+    tag (``</system-reminder>x.md``): a key is a link target in ``team/MEMORY.md``, which cannot be
+    neutralised without breaking the link.
     """
     if not key:
         raise UnsafePathError("team key is empty; give a relative path such as 'notes.md'", rule="key-empty")
@@ -117,6 +120,13 @@ def validate_key(key: str) -> str:
             f"team key '{printable(key)}' holds unprintable characters ({shown}): control characters such as "
             "ESC, BEL or CR would act on the terminal of whoever lists it; rename the file with printable characters",
             rule="key-unprintable",
+            path=key,
+        )
+    if tag := describe_markup(key):
+        raise UnsafePathError(
+            f"team key '{key}' reads as a prompt tag ({tag}): its index line would carry the tag into every "
+            "teammate's prompt; rename the file without angle brackets",
+            rule="key-markup",
             path=key,
         )
     if len(key_bytes) > MAX_KEY_BYTES:

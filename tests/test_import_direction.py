@@ -20,6 +20,7 @@ LAYERS = {
     "envflags": 0,
     "model": 0,
     "conversation": 0,
+    "agent_transcripts": 0,  # Codex CLI and Gemini CLI transcripts as conversations
     "templates": 0,
     "prompts": 0,
     # where things live on disk

@@ -173,7 +173,19 @@ def parse_transcript_lines(lines: Iterable[str], *, source: str = "<transcript>"
     abandoned branches (edits, retries) drop out; subagent (sidechain) entries are skipped. A
     malformed last line (a transcript being written) is ignored; a malformed line elsewhere is an
     error, because silently dropping the middle of a conversation would mislead the agents.
+    A Codex CLI or Gemini CLI transcript (told by its first line) is read by its own parser
+    (:mod:`memdir.agent_transcripts`).
     """
+    lines = list(lines)
+    first = next((line for line in lines if line.strip()), "")
+    if first:
+        from memdir.agent_transcripts import parse_codex_rollout, parse_gemini_chat, transcript_agent
+
+        agent = transcript_agent(first)
+        if agent == "codex":
+            return parse_codex_rollout(lines, source=source)
+        if agent == "gemini":
+            return parse_gemini_chat(lines, source=source)
     entries: list[tuple[dict[str, object], int]] = []
     pending_error: str | None = None
     for number, line in enumerate(lines, start=1):

@@ -38,6 +38,8 @@ class Environment(NamedTuple):
     # session-notes compaction switches
     enable_sm_compact: Annotated[str | None, "ENABLE_CLAUDE_CODE_SM_COMPACT"] = None
     disable_sm_compact: Annotated[str | None, "DISABLE_CLAUDE_CODE_SM_COMPACT"] = None
+    # the other coding agents memdir hooks into
+    codex_home: Annotated[str | None, "CODEX_HOME"] = None  # Codex CLI's home (default ~/.codex)
     # memdir's own
     managed_dir: Annotated[str | None, "MEMDIR_MANAGED_DIR"] = None  # where managed settings live
     daily_log: Annotated[str | None, "MEMDIR_DAILY_LOG"] = None

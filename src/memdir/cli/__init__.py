@@ -34,7 +34,9 @@ def main() -> None:
 
         call = hook_call(argv)
         if call is not None:
-            run_hook_command(call.event, project=call.project, memory_dir=call.memory_dir, detach=True)
+            run_hook_command(
+                call.event, project=call.project, memory_dir=call.memory_dir, agent=call.agent, detach=True
+            )
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(0)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import click
 
+from memdir.agent_transcripts import file_agent
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.conversation import ConversationMessage, load_conversation, parse_transcript_lines
 from memdir.errors import LockTimeout
@@ -139,7 +140,9 @@ def extract(
                 result = ExtractionResult(skipped=NO_NEW_MESSAGES, cursor=cursor)
             else:
                 extractor = state.session(model_spec=model_spec).extractor(cursor=cursor, cursor_file=cursor_file)
-                by = f"extract:{session_id or os.path.basename(transcript)}"
+                # A Codex or Gemini session's extraction says which agent's conversation it read.
+                agent = file_agent(transcript)
+                by = f"extract:{agent + ':' if agent else ''}{session_id or os.path.basename(transcript)}"
                 with acting_as(by, label="extract", session=session_id):
                     result = extractor.run_once(messages)
     except LockTimeout as exc:

@@ -3,7 +3,7 @@
 Claude Code waits for the UserPromptSubmit hook before it sends each prompt, and starts a fresh
 process per event, so importing click (several times the cost of a bare interpreter) was paid on
 every prompt. :func:`hook_call` recognises exactly the command lines ``memdir hooks install``
-writes (global ``--project``/``--memory-dir`` options, then ``hook <event>``); anything else,
+writes (global ``--project``/``--memory-dir`` options, then ``hook [--agent NAME] <event>``); anything else,
 ``--help`` included, goes through click unchanged. Both paths run :func:`run_hook_command`.
 
 Claude Code also waits for the hook's process to exit, not only for its answer. Work a hook
@@ -26,11 +26,12 @@ _GLOBAL_OPTIONS = ("--project", "--memory-dir")
 
 
 class HookCall(NamedTuple):
-    """One ``memdir [--project P] [--memory-dir D] hook <event>`` command line, parsed."""
+    """One ``memdir [--project P] [--memory-dir D] hook [--agent NAME] <event>`` command line, parsed."""
 
     event: str
     project: str | None
     memory_dir: str | None
+    agent: str = "claude-code"
 
 
 def hook_call(argv: Sequence[str]) -> HookCall | None:
@@ -39,7 +40,7 @@ def hook_call(argv: Sequence[str]) -> HookCall | None:
     None for anything unusual (a repeated option, an empty or file path, an unknown event, extra
     words) so click gives its usual answer and error messages.
     """
-    from memdir.integrations.hooks import HOOK_EVENTS  # only once argv looked like a hook call
+    from memdir.integrations.coding_agents import AGENTS  # only once argv looked like a hook call
 
     options: dict[str, str] = {}
     rest = list(argv)
@@ -55,12 +56,21 @@ def hook_call(argv: Sequence[str]) -> HookCall | None:
         if not value or os.path.isfile(value):
             return None
         options[name] = value
-    if len(rest) != 2 or rest[1] not in HOOK_EVENTS:
+    agent = "claude-code"
+    if len(rest) == 4 and rest[1] == "--agent":
+        agent = rest[2]
+        del rest[1:3]
+    elif len(rest) == 3 and rest[1].startswith("--agent="):
+        agent = rest[1].partition("=")[2]
+        del rest[1]
+    if len(rest) != 2 or agent not in AGENTS or rest[1] not in AGENTS[agent].events:
         return None
-    return HookCall(event=rest[1], project=options.get("--project"), memory_dir=options.get("--memory-dir"))
+    return HookCall(rest[1], options.get("--project"), options.get("--memory-dir"), agent)
 
 
-def run_hook_command(event: str, *, project: str | None, memory_dir: str | None, detach: bool = False) -> None:
+def run_hook_command(
+    event: str, *, project: str | None, memory_dir: str | None, agent: str = "claude-code", detach: bool = False
+) -> None:
     """Read the hook's JSON on stdin, print the answer (if any) as one JSON line on stdout, then
     run what the hook left for after its answer: in a detached fork when ``detach`` (the console
     script, which exits as soon as this returns), else here.
@@ -73,7 +83,7 @@ def run_hook_command(event: str, *, project: str | None, memory_dir: str | None,
     try:
         raw = sys.stdin.read()
         data = json.loads(raw) if raw.strip() else {}
-        result = run_hook(event, data, project=project, memory_dir=memory_dir)
+        result = run_hook(event, data, agent=agent, project=project, memory_dir=memory_dir)
     except Exception as exc:  # noqa: BLE001 - hooks fail open: log one line, never break the session
         _fail(event, exc)
         return

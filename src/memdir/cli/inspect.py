@@ -9,7 +9,7 @@ import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
-from memdir.doctor import check_memory_dir
+from memdir.doctor import DoctorReport, check_memory_dir
 from memdir.errors import ConfigError
 from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
@@ -208,6 +208,7 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
     """Check every memory file and index; exit 1 when problems remain."""
     with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:
         report = check_memory_dir(state.memory_dir, fix=fix, progress=advance)
+    report = _with_agent_hooks(state, report)
     if as_json:
         echo_json(
             {
@@ -233,3 +234,18 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
             click.echo(f"ok: {state.memory_dir.root}")
     if not report.ok:
         raise SystemExit(1)
+
+
+def _with_agent_hooks(state: CliState, report: DoctorReport) -> DoctorReport:
+    """The report, plus memdir hooks a coding agent will not run: Codex skips untrusted hooks silently."""
+    from dataclasses import replace
+
+    from memdir.doctor import Problem
+    from memdir.integrations.agent_setup import codex_trust_problems
+
+    config = state.config
+    found = codex_trust_problems(
+        project=config.project_root, config_home=config.config_home, environment=config.environment
+    )
+    problems = [Problem(file=path, line=None, rule="codex-hooks-untrusted", message=text) for path, text in found]
+    return replace(report, problems=(*report.problems, *problems)) if problems else report

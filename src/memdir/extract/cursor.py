@@ -26,14 +26,20 @@ __all__ = ["STATE_FILENAME", "cursor_state_path", "load_cursor", "save_cursor", 
 
 STATE_FILENAME = "memdir-extract.json"
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_CODEX_ROLLOUT = re.compile(r"^rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$")
 
 
 def session_id_from_transcript(path: str) -> str | None:
-    """Claude Code names a transcript ``<sessionId>.jsonl``; other files carry no session id."""
+    """Claude Code names a transcript ``<sessionId>.jsonl``, Codex CLI
+    ``rollout-<time>-<sessionId>.jsonl`` and Gemini CLI ``session-<time>-<first 8 of the id>.jsonl``
+    (that whole stem names the session); other files carry no session id."""
     name = os.path.basename(path)
     if not name.endswith(".jsonl"):
         return None
     stem = name[: -len(".jsonl")]
+    rollout = _CODEX_ROLLOUT.match(stem)
+    if rollout is not None:
+        return rollout.group(1)
     return stem if _SESSION_ID.match(stem) and stem not in (".", "..") else None
 
 

@@ -72,10 +72,13 @@ def _globals(project: str, memory_dir: str | None) -> list[str]:
 TURN_WAIT_SECONDS = 10.0
 
 
-def _turn(log_file: str | None, reply: str | None, prompt_id: str | None) -> list[str]:
-    """The options that make a command wait for the hook's turn and log what it did."""
+def _turn(log_file: str | None, reply: str | None, prompt_id: str | None, wait: bool = True) -> list[str]:
+    """The options that make a command wait for the hook's turn (unless the CLI has it on disk
+    before its hook runs: ``wait`` false) and log what it did."""
     if log_file is None:
         return []
+    if not wait:
+        return ["--log", log_file]
     argv = ["--wait", f"{TURN_WAIT_SECONDS:g}", "--log", log_file]
     if reply is not None:
         argv += ["--reply", reply]
@@ -92,8 +95,10 @@ def extract_argv(
     log_file: str | None = None,
     reply: str | None = None,
     prompt_id: str | None = None,
+    wait: bool = True,
 ) -> list[str]:
-    """``memdir extract``; with ``log_file`` it waits for the turn (``reply``, ``prompt_id``) and logs."""
+    """``memdir extract``; with ``log_file`` it logs and, unless not ``wait``, waits for the turn
+    (``reply``, ``prompt_id``)."""
     return [
         *memdir_argv(),
         *_globals(project, memory_dir),
@@ -101,7 +106,7 @@ def extract_argv(
         "--transcript",
         transcript_path,
         "--json",
-        *_turn(log_file, reply, prompt_id),
+        *_turn(log_file, reply, prompt_id, wait),
     ]
 
 
@@ -112,6 +117,7 @@ def session_update_argv(
     project: str,
     memory_dir: str | None = None,
     log_file: str | None = None,
+    wait: bool = True,
 ) -> list[str]:
     return [
         *memdir_argv(),
@@ -122,7 +128,7 @@ def session_update_argv(
         transcript_path,
         "--session-id",
         session_id,
-        *_turn(log_file, None, None),
+        *_turn(log_file, None, None, wait),
     ]
 
 

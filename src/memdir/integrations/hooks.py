@@ -23,6 +23,13 @@
 Each start is one line in ``<configHome>/memdir/logs/extract.log`` (or ``session.log``), followed
 by the command's own line: what it read, what it wrote, or why it wrote nothing.
 
+``memdir hook --agent codex|gemini <event>`` does the same for Codex CLI and Gemini CLI (their
+events, settings and transcripts: :mod:`memdir.integrations.coding_agents`), on the same memory
+directory. They know nothing of that directory, so ``session-start`` gives them the memory section
+and the index (again after a Codex compaction, which also starts the session-notes update); recall
+is rendered as plain text; and the background commands read the transcript at once, since both
+CLIs have the turn on disk before their end-of-turn hook runs.
+
 Every hook fails open: the CLI turns any error into one line on stderr and exit status 0.
 """
 
@@ -33,6 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memdir.config import MemoryConfig, read_environment, resolve_config
 from memdir.errors import ConfigError
+from memdir.integrations.coding_agents import CLAUDE_CODE, CodingAgent, find_agent
 from memdir.integrations.hook_state import (
     load_recall_state,
     recall_state_path,
@@ -51,14 +59,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HOOK_EVENTS", "HookInput", "HookResult", "run_hook"]
 
-# CLI verb -> Claude Code event name
-HOOK_EVENTS: Mapping[str, str] = {
-    "session-start": "SessionStart",
-    "user-prompt-submit": "UserPromptSubmit",
-    "stop": "Stop",
-    "pre-compact": "PreCompact",
-    "session-end": "SessionEnd",
-}
+# CLI verb -> Claude Code event name (every verb memdir has; Codex and Gemini CLI use some of them)
+HOOK_EVENTS: Mapping[str, str] = CLAUDE_CODE.events
 
 
 def _text(data: Mapping[str, Any], key: str) -> str | None:
@@ -80,23 +82,33 @@ class HookInput(NamedTuple):
     version: str | None = None  # the Claude Code release, when the input names it
     last_reply: str | None = None  # Stop: the text of the turn's last reply (last_assistant_message)
     prompt_id: str | None = None  # the turn's prompt (2.1.330 and later); transcripts carry it as promptId
+    agent: CodingAgent = CLAUDE_CODE  # the CLI that ran the hook
 
     @classmethod
-    def parse(cls, event: str, data: object) -> HookInput:
+    def parse(cls, event: str, data: object, agent: CodingAgent = CLAUDE_CODE) -> HookInput:
+        """The input of ``agent``'s hook for ``event``. Gemini CLI names the reply
+        ``prompt_response`` and puts the context hooks added into the prompt it passes
+        (``<hook_context>`` blocks), which recall must not search."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"hook input must be a JSON object, not {type(data).__name__}", rule="hook-input")
+        prompt = data.get("prompt") if isinstance(data.get("prompt"), str) else None
+        if prompt is not None and agent is not CLAUDE_CODE:
+            from memdir.model.hook_context import strip_hook_context
+
+            prompt = strip_hook_context(prompt)
         return cls(
             event=event,
             session_id=_text(data, "session_id"),
             transcript_path=_text(data, "transcript_path"),
             cwd=_text(data, "cwd"),
-            prompt=data.get("prompt") if isinstance(data.get("prompt"), str) else None,
+            prompt=prompt,
             source=_text(data, "source"),
             stop_hook_active=data.get("stop_hook_active") is True,
             agent_id=_text(data, "agent_id"),
             version=_text(data, "version"),
-            last_reply=_text(data, "last_assistant_message"),
+            last_reply=_text(data, "last_assistant_message") or _text(data, "prompt_response"),
             prompt_id=_text(data, "prompt_id"),
+            agent=agent,
         )
 
 
@@ -111,8 +123,8 @@ class HookResult(NamedTuple):
     after: Callable[[], str] | None = None
 
 
-def _context(event: str, text: str) -> dict[str, Any]:
-    return {"hookSpecificOutput": {"hookEventName": HOOK_EVENTS[event], "additionalContext": text}}
+def _context(hook: HookInput, text: str) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": hook.agent.events[hook.event], "additionalContext": text}}
 
 
 HOOK_SELECTOR_TIMEOUT = 8.0  # seconds; the installed UserPromptSubmit hook has a 15 s timeout
@@ -121,20 +133,39 @@ HOOK_SELECTOR_TIMEOUT = 8.0  # seconds; the installed UserPromptSubmit hook has 
 def _state_path(hook: HookInput, config_home: str) -> str | None:
     if hook.session_id is None:
         return None
-    return recall_state_path(
-        hook.session_id, transcript_path=hook.transcript_path, cwd=hook.cwd, config_home=config_home
-    )
+    # Beside Claude Code's transcript; for another CLI, under memdir's projects directory for the cwd.
+    transcript = hook.transcript_path if hook.agent is CLAUDE_CODE else None
+    return recall_state_path(hook.session_id, transcript_path=transcript, cwd=hook.cwd, config_home=config_home)
 
 
-def _session_start(hook: HookInput, config: MemoryConfig) -> HookResult:
+def _session_start(hook: HookInput, config: MemoryConfig, launcher: Launcher | None) -> HookResult:
     path = _state_path(hook, config.config_home)
     note = ""
-    if hook.source in ("clear", "compact") and path is not None and reset_recall_state(path):
+    compacted = hook.source is not None and hook.source == hook.agent.compact_source
+    if (hook.source == "clear" or compacted) and path is not None and reset_recall_state(path):
         note = "recall state reset"
-    if not config.explicit_dir:
+    if hook.agent.loads_memory and not config.explicit_dir:
         return HookResult(note=note or "Claude Code injects its own MEMORY.md")
-    context = MemorySession(config).user_context()
-    return HookResult(output=_context("session-start", context) if context else None, note=note)
+    session = MemorySession(config)
+    if hook.agent.loads_memory:
+        context = session.user_context()
+    else:
+        # A CLI that knows nothing of the memory directory gets what Claude Code puts into its
+        # system prompt and first message: the memory section (where memory lives, how to save)
+        # and the index. After compaction (Codex) its context is gone, so it gets them again.
+        context = "\n\n".join(part for part in (session.system_prompt_section(), session.user_context()) if part)
+        if compacted:
+            started = _background(hook, config, _launcher(config, launcher), what="session")
+            note = "; ".join(part for part in (note, started.note) if part)
+    return HookResult(output=_context(hook, context) if context else None, note=note)
+
+
+def _launcher(config: MemoryConfig, launcher: Launcher | None) -> Launcher:
+    if launcher is not None:
+        return launcher
+    from memdir.integrations.hook_launch import launcher_from_env
+
+    return launcher_from_env(config.environment)
 
 
 def _index_in_background(config: MemoryConfig, session: MemorySession, launcher: Launcher | None) -> str:
@@ -229,10 +260,12 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
         return HookResult(note=f"no relevant memories{started}", after=after)
     if path is not None:
         save_recall_state(path, session.state)
-    tagged = config.claude_code.rules.hook_context_reminders
+    # Tagged reminders only for a Claude Code release that passes tags through; other CLIs show
+    # hook context as it is (Codex as a developer message, Gemini inside <hook_context>).
+    tagged = hook.agent is CLAUDE_CODE and config.claude_code.rules.hook_context_reminders
     context = render_hook_context(result.memories, result.reminders, tagged=tagged)
     return HookResult(
-        output=_context("user-prompt-submit", context),
+        output=_context(hook, context),
         note=f"surfaced {', '.join(m.file for m in result.memories)}{started}",
         after=after,
     )
@@ -259,10 +292,11 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
 
     memory_dir = config.memory_dir if config.explicit_dir else None
     log_file = log_path(what, config.config_home)
+    wait = hook.agent.waits_for_turn
     if what == "extract":
         # Stop names the turn's reply; SessionEnd only asks for whatever is not extracted yet.
         reply = None
-        if hook.event == "stop":
+        if hook.event == "stop" and wait:
             reply = reply_digest(hook.last_reply) if hook.last_reply else ANY_REPLY
         argv = extract_argv(
             hook.transcript_path,
@@ -270,14 +304,20 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
             memory_dir=memory_dir,
             log_file=log_file,
             reply=reply,
-            prompt_id=hook.prompt_id if hook.event == "stop" else None,
+            prompt_id=hook.prompt_id if hook.event == "stop" and wait else None,
+            wait=wait,
         )
         turn = {None: "the transcript", ANY_REPLY: "a new reply"}.get(reply, f"reply {reply}")
     else:
         if hook.session_id is None:
             return HookResult(note="no session_id")
         argv = session_update_argv(
-            hook.transcript_path, hook.session_id, project=config.project_root, memory_dir=memory_dir, log_file=log_file
+            hook.transcript_path,
+            hook.session_id,
+            project=config.project_root,
+            memory_dir=memory_dir,
+            log_file=log_file,
+            wait=wait,
         )
         turn = "the transcript"
     try:
@@ -286,9 +326,11 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
         log_line(log_file, f"hook {hook.event}", f"session {hook.session_id}: could not start {what}: {exc}")
         raise
     started = f"started {what}" + (f" (pid {handle})" if isinstance(handle, int) else "")
-    if what == "extract" and hook.event == "stop" and hook.prompt_id:
+    if what == "extract" and hook.event == "stop" and hook.prompt_id and wait:
         turn += f" to prompt {hook.prompt_id}"
-    log_line(log_file, f"hook {hook.event}", f"session {hook.session_id}: {started}, waiting for {turn}")
+    how = f"waiting for {turn}" if wait else f"reading at once ({hook.agent.title} writes the turn before its hook)"
+    event = hook.event if hook.agent is CLAUDE_CODE else f"{hook.agent.name} {hook.event}"
+    log_line(log_file, f"hook {event}", f"session {hook.session_id}: {started}, {how}")
     note = started
     if what == "extract":
         note += _maybe_dream(hook, config, launcher)
@@ -320,38 +362,42 @@ def run_hook(
     event: str,
     data: object,
     *,
+    agent: str = CLAUDE_CODE.name,
     project: str | None = None,
     memory_dir: str | None = None,
     environment: Environment | None = None,
     launcher: Launcher | None = None,
 ) -> HookResult:
-    """Handle one hook event. Raises on bad input; the CLI turns that into a one-line log.
+    """Handle one hook event of ``agent`` (``claude-code``, ``codex``, ``gemini``). Raises on bad
+    input; the CLI turns that into a one-line log.
 
     ``environment`` is the variables the hook runs with (``config.read_environment``, which reads
-    this process's when it is not given): the project falls back to ``CLAUDE_PROJECT_DIR``, and
-    the configuration, the model and the launcher come from it."""
-    if event not in HOOK_EVENTS:
-        raise ConfigError(f"unknown hook event {event!r}; use one of: {', '.join(HOOK_EVENTS)}", rule="hook-event")
+    this process's when it is not given): the project falls back to ``CLAUDE_PROJECT_DIR`` (which
+    Gemini CLI sets too), and the configuration, the model and the launcher come from it. The
+    Claude Code release is read from the transcript only when Claude Code ran the hook."""
+    coding_agent = find_agent(agent)
+    if event not in coding_agent.events:
+        known = ", ".join(coding_agent.events)
+        raise ConfigError(f"unknown {coding_agent.title} hook event {event!r}; use one of: {known}", rule="hook-event")
     if environment is None:
         environment = read_environment()
-    hook = HookInput.parse(event, data)
+    hook = HookInput.parse(event, data, coding_agent)
     root = project or hook.cwd or environment.project_dir or None
+    own = coding_agent is CLAUDE_CODE
     config = resolve_config(
         root,
         memory_dir=memory_dir,
         environment=environment,
-        transcript=hook.transcript_path,
-        reported_version=hook.version,
+        transcript=hook.transcript_path if own else None,
+        reported_version=hook.version if own else None,
     )
     if not config.enabled:
         return HookResult(note=f"auto memory is disabled ({config.disabled_reason})")
     if event == "session-start":
-        return _session_start(hook, config)
+        return _session_start(hook, config, launcher)
     if event == "user-prompt-submit":
         return _user_prompt_submit(hook, config, launcher)
-    from memdir.integrations.hook_launch import launcher_from_env
-
-    launch = launcher or launcher_from_env(config.environment)
+    launch = _launcher(config, launcher)
     if event == "pre-compact":
         return _background(hook, config, launch, what="session")
     if event == "stop" and hook.stop_hook_active:

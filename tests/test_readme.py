@@ -25,6 +25,7 @@ NOT_RUN = {
     r"^memdir ui\b": "a long-running web server (tests/ui drive it in chromium)",
     r"^memdir team token create\b": "needs the team server's database (covered in tests/server)",
     r"^MEMDIR_TEAM_SERVER=.* memdir team watch\b": "a long-running watcher against a server",
+    r"^claude plugin\b": "the real Claude Code CLI (tests/claude_code/test_claude_code_plugin.py runs these)",
 }
 
 
@@ -120,7 +121,7 @@ def test_the_readme_commands_leave_a_store_doctor_calls_healthy(sandbox):
 def test_every_readme_command_not_run_says_why():
     skipped = [c for c in shell_commands(README) if reason_not_run(c) is not None]
     assert len(skipped) >= 8  # the two set-up commands, the model block and the team lines
-    assert all(c.startswith(("make ", "memdir ", "MEMDIR_TEAM_SERVER=")) for c in skipped)
+    assert all(c.startswith(("make ", "memdir ", "MEMDIR_TEAM_SERVER=", "claude plugin ")) for c in skipped)
 
 
 SESSION = "3f2a9c1e-1111-2222-3333-444455556666"

@@ -254,9 +254,10 @@ class OpenSession:
     """A CLI kept open on stdin (``--input-format stream-json``), fed one user message per turn.
 
     Each turn writes its line and waits for the turn's ``result`` line on stdout (the end of the
-    turn); with ``await`` (the conditions of a rule) it then waits up to ``within`` seconds for the
-    first request that meets them, such as the background work the turn should start, before the
-    next turn or the end of the session. The times are recorded.
+    turn); with ``await`` (the conditions of a rule, or a list of them) it then waits up to
+    ``within`` seconds until a request has met each of them, such as the background work the turn
+    should start, before the next turn or the end of the session. The times are recorded, and the
+    moment the session's stdin was closed (``closing``).
     """
 
     def __init__(self, step: dict[str, Any], env: dict[str, str], cwd: str, api: FakeApi) -> None:
@@ -321,8 +322,10 @@ class OpenSession:
         ended = results[before]
         if "await" not in turn:
             return {"sent": sent, "ended": ended}
-        first = self._first_request(sent, turn["await"], ended + turn.get("within", 10.0))
-        return {"sent": sent, "ended": ended, "awaited": first}
+        conditions = turn["await"] if isinstance(turn["await"], list) else [turn["await"]]
+        until = ended + turn.get("within", 10.0)
+        firsts = [self._first_request(sent, when, until) for when in conditions]
+        return {"sent": sent, "ended": ended, "awaited": None if None in firsts else max(firsts, default=None)}
 
     def run(self) -> dict[str, Any]:
         turns = []
@@ -332,6 +335,7 @@ class OpenSession:
             if outcome["ended"] is None:
                 break
         assert self.proc.stdin is not None
+        closing = time.time()
         self.proc.stdin.close()
         try:
             rc: int | None = self.proc.wait(max(1.0, self.deadline - time.monotonic()))
@@ -347,7 +351,7 @@ class OpenSession:
             "stdout": "".join(line for _, line in self.lines),
             "stderr": "".join(self.errors),
             "turns": turns,
-            "closed": time.time(),
+            "closing": closing,
         }
 
 

@@ -7,9 +7,9 @@ import click
 from memdir.cli.hook_entry import run_hook_command
 from memdir.cli.main import CliState, cli, pass_state
 from memdir.config import read_environment
-from memdir.integrations.coding_agents import AGENT_NAMES, AGENTS
+from memdir.integrations.coding_agents import AGENT_NAMES, AGENTS, CLAUDE_CODE
 from memdir.integrations.hooks import HOOK_EVENTS
-from memdir.integrations.hooks_install import SCOPES, Scope, install_hooks, uninstall_hooks
+from memdir.integrations.hooks_install import SCOPES, Scope, install_hooks, plugin_enabled_in, uninstall_hooks
 from memdir.paths import config_home
 
 __all__ = ["hook", "hooks"]
@@ -105,6 +105,14 @@ def install(state: CliState, agent: str, scope: Scope, mcp: bool) -> None:
         click.echo(line)
     if not AGENTS[agent].loads_memory:
         click.echo(f"{AGENTS[agent].title} sessions now share the memory directory {state.config.memory_dir}")
+    plugin = plugin_enabled_in(config_home=home, project=state.project) if agent == CLAUDE_CODE.name else None
+    if plugin is not None:
+        click.echo(
+            f"note: the memdir plugin for Claude Code is enabled in {plugin} and runs these hooks too, so each "
+            "prompt would be recalled twice; keep one: 'memdir hooks uninstall' or 'claude plugin uninstall "
+            "memdir@memdir'",
+            err=True,
+        )
 
 
 @hooks.command(

@@ -41,6 +41,7 @@ __all__ = [
     "install_hooks",
     "is_memdir_command",
     "load_settings",
+    "plugin_enabled_in",
     "settings_path",
     "uninstall_hooks",
 ]
@@ -170,6 +171,23 @@ def _strip(hooks: dict[str, Any]) -> tuple[int, set[str]]:
         else:
             del hooks[event]
     return removed, events
+
+
+def plugin_enabled_in(*, config_home: str, project: str | None = None) -> str | None:
+    """The settings file that enables memdir's Claude Code plugin (``memdir@<marketplace>``), or None.
+
+    The plugin runs the same hooks: with both, each prompt would be recalled twice, so ``memdir
+    hooks install`` says so. A file that cannot be read is no answer here (install reports it).
+    """
+    for scope in SCOPES:
+        path = settings_path(scope, project=project, config_home=config_home)
+        try:
+            enabled = load_settings(path).get("enabledPlugins")
+        except ConfigError:
+            continue
+        if isinstance(enabled, dict) and any(k.startswith("memdir@") and v is True for k, v in enabled.items()):
+            return path
+    return None
 
 
 def _write(path: str, data: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
+from memdir.model.printable import printable
 from memdir.prompt import build_memory_prompt
 from memdir.recall.selector_protocol import Selector
 from memdir.store.directory import MemoryDir
@@ -195,12 +196,21 @@ def _strict_schema(tool: str, schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _client_name(context: Any) -> str:
-    """The name the client gave in ``initialize`` (``claude-code``, ``cursor``), or ``unknown``."""
+    """The name the client gave in ``initialize`` (``claude-code``, ``cursor``), or ``unknown``.
+
+    The SDK keeps it at the request's session (``client_params.client_info``); a connection
+    object is looked at too, where a transport keeps it there. A client names itself, so the name
+    is made printable and cut to 200 characters before the history records it."""
     try:
-        info = context.request_context.connection.client_params.client_info
-        return str(info.name) or "unknown"
+        request = context.request_context
     except (AttributeError, LookupError, ValueError):
         return "unknown"
+    for holder in (getattr(request, "session", None), getattr(request, "connection", None)):
+        info = getattr(getattr(holder, "client_params", None), "client_info", None)
+        name = getattr(info, "name", None)
+        if isinstance(name, str) and name.strip():
+            return printable(name.strip())[:200]
+    return "unknown"
 
 
 def _package_version() -> str:

@@ -7,9 +7,12 @@ or the rule that refused the write and its message (SPEC Part A 10).
 
 Every payload carries all the text a model needs, because Claude Code hands the model a tool's
 structured result instead of its text content whenever both are present: ``recall`` puts the
-rendered memories in ``text`` and ``read`` the file in ``content``. Memory text in any answer is
-neutralised (:mod:`memdir.model.markup`): it is data, and cannot open or close a block of the
-prompt it lands in.
+rendered memories in ``text`` and ``read`` the file in ``content``. Every string of every answer
+is neutralised (:mod:`memdir.model.markup`, through :func:`_neutral`): memory text, file names,
+who made a change (``team:<token name>`` is a teammate's choice) and the messages that quote
+them are data, and cannot open or close a block of the prompt they land in. The one exception is
+``recall``'s ``text``, whose memories are neutralised as they are rendered inside memdir's own
+reminder tags.
 """
 
 from __future__ import annotations
@@ -52,7 +55,18 @@ class Outcome:
         payload: dict[str, Any] = {"status": "refused", "rule": exc.rule, "message": exc.message}
         if exc.path:
             payload["path"] = exc.path
-        return cls(ok=False, payload=payload)
+        return cls(ok=False, payload=_neutral(payload))
+
+
+def _neutral(value: Any) -> Any:
+    """``value`` (a payload: dicts, lists, strings, numbers) with every string neutralised."""
+    if isinstance(value, str):
+        return neutralise(value)
+    if isinstance(value, dict):
+        return {key: _neutral(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_neutral(item) for item in value]
+    return value
 
 
 def parse_type(value: str | None) -> MemoryType | None:
@@ -79,6 +93,7 @@ def _header_json(header: MemoryHeader) -> dict[str, Any]:
 
 
 def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
+    """What a save answers, neutralised (the caller may add fields that are not text)."""
     payload: dict[str, Any] = {
         "status": status,
         "file": result.file,
@@ -90,7 +105,7 @@ def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dic
         payload["index_refused"] = result.index_refused
     if entry is not None:
         payload["index_line"] = entry.render()
-    return payload
+    return _neutral(payload)
 
 
 def _near_refusal(near: list[Near]) -> Outcome:
@@ -160,10 +175,10 @@ class MemoryToolbox:
         else:
             text = "no relevant memories"
         payload = {
-            "text": text,
-            "files": [m.file for m in result.memories],
-            "selector": result.selector,
-            "skipped": result.skipped,
+            "text": text,  # rendered: each memory neutralised inside memdir's own reminder tags
+            **_neutral(
+                {"files": [m.file for m in result.memories], "selector": result.selector, "skipped": result.skipped}
+            ),
         }
         return Outcome(ok=True, payload=payload, text=text)
 
@@ -174,7 +189,8 @@ class MemoryToolbox:
             return Outcome.refused(exc)
         headers = [h for h in self.memory_dir.headers() if wanted is None or h.type is wanted]
         return Outcome(
-            ok=True, payload={"memory_dir": self.memory_dir.path, "memories": [_header_json(h) for h in headers]}
+            ok=True,
+            payload={"memory_dir": neutralise(self.memory_dir.path), "memories": [_header_json(h) for h in headers]},
         )
 
     def read(self, file: str) -> Outcome:
@@ -187,7 +203,7 @@ class MemoryToolbox:
 
         return Outcome(
             ok=True,
-            payload={"file": neutralise(rel), "content": text, **provenance_json(self.memory_dir, rel)},
+            payload=_neutral({"file": rel, "content": text, **provenance_json(self.memory_dir, rel)}),
             text=text,
         )
 
@@ -211,8 +227,8 @@ class MemoryToolbox:
             rows = view.versions(rel, limit=max(1, min(limit, 500)))
         except MemdirError as exc:
             return Outcome.refused(exc)
-        versions = [{**row.as_json(), "file": neutralise(row.file)} for row in rows]
-        return Outcome(ok=True, payload={"file": None if rel is None else neutralise(rel), "versions": versions})
+        versions = [row.as_json() for row in rows]
+        return Outcome(ok=True, payload=_neutral({"file": rel, "versions": versions}))
 
     def restore(self, file: str, version: int) -> Outcome:
         """Bring back ``file`` as its version ``version`` left it (a deleted memory too); recorded
@@ -224,7 +240,7 @@ class MemoryToolbox:
             row = view.restore(self._history_name(file), version)
         except MemdirError as exc:
             return Outcome.refused(exc)
-        return Outcome(ok=True, payload={"status": "restored", "restored_from": version, **row.as_json()})
+        return Outcome(ok=True, payload=_neutral({"status": "restored", "restored_from": version, **row.as_json()}))
 
     def index(self) -> str:
         return neutralise(self.memory_dir.index_text())
@@ -293,7 +309,7 @@ class MemoryToolbox:
                 if getattr(before, key) != getattr(after, key) or (key == "type" and before.raw_type != after.raw_type)
             ]
             if not changed:
-                return Outcome(ok=True, payload={"status": "unchanged", "file": rel, "changed": []})
+                return Outcome(ok=True, payload=_neutral({"status": "unchanged", "file": rel, "changed": []}))
             result = self.memory_dir.save(after, file=rel, force=True)
         except MemdirError as exc:
             return Outcome.refused(exc)
@@ -317,13 +333,15 @@ class MemoryToolbox:
             return Outcome.refused(exc)
         return Outcome(
             ok=True,
-            payload={
-                "status": "deleted" if result.deleted else "index line removed",
-                "file": result.file,
-                "deleted": result.deleted,
-                "index_file": result.index_file,
-                "index_changed": result.index_changed,
-            },
+            payload=_neutral(
+                {
+                    "status": "deleted" if result.deleted else "index line removed",
+                    "file": result.file,
+                    "deleted": result.deleted,
+                    "index_file": result.index_file,
+                    "index_changed": result.index_changed,
+                }
+            ),
         )
 
 

@@ -176,7 +176,7 @@ class MemoryCommands:
         walk(target.path, "", 1)
         # The reference memory tool's wording, kept as data: clients and models expect these replies.
         header = f"Here're the files and directories up to 2 levels deep in {target.shown}, excluding hidden items:"
-        return header + "\n" + "\n".join(rows)
+        return header + "\n" + neutralise("\n".join(rows))  # a file name is data too
 
     def create(self, path: str, file_text: str) -> str:
         target = self._writable(path)
@@ -242,7 +242,7 @@ class MemoryCommands:
             index_changed = self._upsert(target.rel)
         first = max(0, changed_line - 2)
         last = min(len(new_lines), changed_line + 3)
-        snippet = _numbered(new_lines[first:last], first + 1)
+        snippet = neutralise(_numbered(new_lines[first:last], first + 1))
         return (
             "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
             + snippet

@@ -13,9 +13,11 @@ from memdir.model.index import (
     IndexEntry,
     format_file_size,
     parse_entries,
+    remove_entries,
     remove_entry,
     rename_entry,
     truncate_entrypoint_content,
+    upsert_entries,
     upsert_entry,
 )
 from memdir.model.text import utf16_len
@@ -288,3 +290,73 @@ def _trimmed(lines: list[str]) -> list[str]:
     while out and not out[-1].strip("\r"):
         out.pop()
     return out
+
+
+linking_lines = st.lists(
+    st.one_of(
+        line_text,
+        entries.map(IndexEntry.render),
+        st.builds(lambda e: f"* [{e.title}](./{e.file}) - {e.hook}", entries),
+        st.sampled_from(["# Memory", "", "```", "~~~", "   ```", "- [a\\]b](a\\(b.md)", "- [T](<a b.md>)"]),
+    ),
+    max_size=14,
+)
+
+
+@given(linking_lines, st.lists(entries, min_size=1, max_size=3), st.booleans())
+def test_editing_a_few_entries_parses_only_the_lines_that_name_them_and_gets_the_same_text(
+    lines: list[str], edited: list[IndexEntry], crlf: bool
+) -> None:
+    """The edit of a few entries skips lines that cannot link to them; every line is parsed when
+    the files are many. Both give the same text."""
+    from memdir.model import index
+
+    text = ("\r\n" if crlf else "\n").join(lines)
+    files = [entry.file for entry in edited]
+    fast = (upsert_entries(text, edited), remove_entries(text, files))
+    saved = index._FILTERED_FILES
+    index._FILTERED_FILES = 0
+    try:
+        slow = (upsert_entries(text, edited), remove_entries(text, files))
+    finally:
+        index._FILTERED_FILES = saved
+    assert fast == slow
+
+
+@given(st.text())
+def test_utf16_length_is_what_a_utf16_encoder_counts(text: str) -> None:
+    assert utf16_len(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _scan_line_by_line(lines: list[str]) -> tuple[list[int], int | None]:
+    """The plain reading of an index, line after line: entry lines outside code fences, and where a
+    fence left open starts."""
+    import re
+
+    from memdir.model.index import _parse_line
+
+    found: list[int] = []
+    fence: str | None = None
+    opened: int | None = None
+    for number, line in enumerate(lines):
+        match = re.match(r" {0,3}(```|~~~)", line)
+        if match:
+            if fence is None:
+                fence, opened = match.group(1), number
+            elif match.group(1) == fence:
+                fence, opened = None, None
+            continue
+        if fence is None and _parse_line(line) is not None:
+            found.append(number)
+    return found, opened
+
+
+@given(linking_lines)
+def test_the_entries_and_the_place_of_a_new_one_are_those_of_a_line_by_line_reading(lines: list[str]) -> None:
+    from memdir.model.index import _entry_position, _scan_lines
+
+    found, opened = _scan_line_by_line(lines)
+    scanned, open_fence = _scan_lines(lines)
+    assert ([number for number, _ in scanned], open_fence) == (found, opened)
+    expected = found[-1] + 1 if found else (len(lines) if opened is None else opened)
+    assert _entry_position(lines) == expected

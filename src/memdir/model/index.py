@@ -44,6 +44,10 @@ _ELLIPSIS = "\u2026"
 _BULLET_RE = re.compile(r"[-*+][ \t]+\[")
 _FENCE_RE = re.compile(r" {0,3}(```|~~~)")
 _TITLE_SPECIALS = "\\[]"
+# The first character of a line that may open or close a code fence (after up to three spaces).
+_FENCE_STARTS = frozenset("`~")
+# Up to this many files, an edit parses only the lines that may name them (see _lines_naming).
+_FILTERED_FILES = 16
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -122,6 +126,8 @@ def index_overflow(text: str, *, skip_comments: bool) -> str | None:
     comments do not count, as they never reach the model.
     """
     measured = text
+    if not truncate_entrypoint_content(text).was_truncated:
+        return None  # leaving out the frontmatter and comments only makes it shorter
     if skip_comments:
         from memdir.model.frontmatter import parse_frontmatter
         from memdir.model.markdown import strip_block_html_comments
@@ -284,29 +290,87 @@ def _parse_line(line: str) -> _ParsedLine | None:
     return _ParsedLine(entry, target_start, target_end)
 
 
-def _scan_lines(lines: list[str]) -> tuple[list[tuple[int, _ParsedLine]], int | None]:
-    """Entry lines outside fenced code blocks (0-based), and where an unclosed fence opens."""
-    found: list[tuple[int, _ParsedLine]] = []
+def _fences(text: str) -> tuple[dict[int, int], int | None]:
+    """The code fences of an index: the line (0-based) each fenced block opens on -> the line it
+    closes on, and the line of a fence left open at the end (its block runs to the end)."""
+    if "```" not in text and "~~~" not in text:
+        return {}, None
+    blocks: dict[int, int] = {}
     fence: str | None = None
-    fence_line: int | None = None
-    for number, line in enumerate(lines):
-        fence_match = _FENCE_RE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence, fence_line = marker, number
-            elif marker == fence:
-                fence, fence_line = None, None
+    opened = 0
+    for number, line in enumerate(text.split("\n")):
+        match = _FENCE_RE.match(line) if line[:4].lstrip(" ")[:1] in _FENCE_STARTS else None
+        if match is None:
             continue
         if fence is None:
-            parsed = _parse_line(line)
+            fence, opened = match.group(1), number
+        elif match.group(1) == fence:
+            blocks[opened] = number
+            fence = None
+    return blocks, None if fence is None else opened
+
+
+def _scan_lines(
+    lines: list[str], numbers: Iterable[int] | None = None
+) -> tuple[list[tuple[int, _ParsedLine]], int | None]:
+    """Entry lines outside fenced code blocks (0-based), and where an unclosed fence opens; with
+    ``numbers``, only those lines are looked at (the others cannot be the entries sought)."""
+    blocks, open_fence = _fences("\n".join(lines))
+    fenced = {n for opened, closed in blocks.items() for n in range(opened, closed + 1)}
+    if open_fence is not None:
+        fenced.update(range(open_fence, len(lines)))
+    found: list[tuple[int, _ParsedLine]] = []
+    for number in range(len(lines)) if numbers is None else sorted(numbers):
+        if number not in fenced:
+            parsed = _parse_line(lines[number])
             if parsed is not None:
                 found.append((number, parsed))
-    return found, fence_line
+    return found, open_fence
 
 
 def _parsed_lines(lines: list[str]) -> list[tuple[int, _ParsedLine]]:
     return _scan_lines(lines)[0]
+
+
+def _lines_naming(lines: list[str], files: Iterable[str]) -> set[int] | None:
+    """The lines (0-based) that may link to one of ``files`` (every line that does is among them),
+    found by searching the text rather than parsing each line, so that editing a few entries of a
+    long index parses only the lines that name them; None when the files are many or a name holds
+    a backslash, and every line is to be parsed.
+
+    A link target is the file name with backslashes put before some punctuation (or the same in
+    angle brackets), so a line that links to a file holds the name once its backslashes are gone.
+    """
+    names = [file.removeprefix("./") for file in files]
+    if len(names) > _FILTERED_FILES or any("\\" in name or not name for name in names):
+        return None
+    text = "\n".join(lines)
+    if "\\" in text:
+        text = text.replace("\\", "")  # never a newline: the line numbers stay
+    found: set[int] = set()
+    for name in names:
+        at = text.find(name)
+        while at >= 0:
+            found.add(text.count("\n", 0, at))
+            at = text.find(name, at + 1)
+    return found
+
+
+def _entry_position(lines: list[str]) -> int:
+    """Where a new entry goes: after the last entry line (outside code fences), else at the end, or
+    before a code fence left open at the end, where it would not count as an entry. Read from the
+    end, so a long index is not parsed whole for one new line."""
+    blocks, open_fence = _fences("\n".join(lines))
+    number = len(lines) if open_fence is None else open_fence
+    closes = {closed: opened for opened, closed in blocks.items()}
+    while number > 0:
+        number -= 1
+        if number in closes:
+            number = closes[number]  # skip the block, its fences included
+            continue
+        if _parse_line(lines[number]) is not None:
+            return number + 1
+    return len(lines) if open_fence is None else open_fence
 
 
 def parse_entries(index_text: str) -> list[tuple[int, IndexEntry]]:
@@ -365,7 +429,7 @@ def upsert_entries(index_text: str, entries: Sequence[IndexEntry]) -> str:
     wanted = {entry.file.removeprefix("./"): entry for entry in entries}
     seen: set[str] = set()
     doomed: set[int] = set()
-    for number, parsed in _parsed_lines(lines):
+    for number, parsed in _scan_lines(lines, _lines_naming(lines, wanted))[0]:
         key = parsed.entry.file.removeprefix("./")
         if key not in wanted:
             continue
@@ -378,10 +442,7 @@ def upsert_entries(index_text: str, entries: Sequence[IndexEntry]) -> str:
         lines = [line for number, line in enumerate(lines) if number not in doomed]
     added = [entry.render() + ("\r" if crlf else "") for key, entry in wanted.items() if key not in seen]
     if added:
-        found, open_fence = _scan_lines(lines)
-        position = len(lines) if open_fence is None else open_fence
-        if found:
-            position = found[-1][0] + 1
+        position = _entry_position(lines)
         lines[position:position] = added
     return _join(lines)
 
@@ -395,7 +456,8 @@ def remove_entries(index_text: str, files: Iterable[str]) -> str:
     """Drop every entry line linking to any of ``files``, in one pass; unchanged text when none does."""
     targets = {file.removeprefix("./") for file in files}
     lines = index_text.split("\n")
-    doomed = {n for n, parsed in _parsed_lines(lines) if parsed.entry.file.removeprefix("./") in targets}
+    found = _scan_lines(lines, _lines_naming(lines, targets))[0]
+    doomed = {n for n, parsed in found if parsed.entry.file.removeprefix("./") in targets}
     if not doomed:
         return index_text
     kept = [line for n, line in enumerate(lines) if n not in doomed]

@@ -28,6 +28,7 @@ from memdir.store.files import (
     read_bytes_limited,
     remove_file,
     remove_stale_temps,
+    sync_directories,
 )
 from memdir.store.names import default_filename, unique_filename
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, ScanCache, scan_memory_files
@@ -320,16 +321,23 @@ class MemoryDir:
                 )
             entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
             refused: str | None = None
+            edit: tuple[str, str] | None = None
             if index:
+                # Read and edited once: the lock keeps anyone else from changing it meanwhile.
+                before = self.index_text(index_path)
+                edit = (before, upsert_entry(before, entry))
                 try:
-                    self._check_index_room(index_path, lambda text: upsert_entry(text, entry))
+                    self._check_room(index_path, *edit)
                 except MemoryFormatError as exc:
-                    refused = str(exc)
-            atomic_write(path, content)
+                    refused, edit = str(exc), None
+            # The two renames reach the disk with one fsync of their directory (two when the index
+            # is elsewhere), after both.
+            renamed = [atomic_write(path, content, sync_directory=False)]
             self._sweep(os.path.dirname(path), os.path.dirname(index_path))
-            changed = False
-            if index and refused is None:
-                changed = self._rewrite_index(index_path, lambda text: upsert_entry(text, entry))
+            try:
+                changed = edit is not None and self._write_index(index_path, *edit, renamed=renamed)
+            finally:
+                sync_directories(*renamed)
         from memdir.store.records import SaveResult
 
         return SaveResult(
@@ -470,22 +478,36 @@ class MemoryDir:
 
     def _check_index_room(self, index_path: str, change: Callable[[str], str]) -> None:
         """Refuse, before anything is written, a change that grows an index past what is loaded."""
-        if self.index_check is None:
+        if self.index_check is not None:
+            before = self.index_text(index_path)
+            self._check_room(index_path, before, change(before))
+
+    def _check_room(self, index_path: str, before: str, after: str) -> None:
+        if self.index_check is None or len(after) <= len(before):
             return
-        before = self.index_text(index_path)
-        after = change(before)
-        if len(after) > len(before) and (reason := self.index_check(after)) is not None:
+        if (reason := self.index_check(after)) is not None:
             raise MemoryFormatError(f"{self.relative(index_path)}: {reason}", rule="index-too-long", path=index_path)
 
     def _rewrite_index(self, index_path: str, change: Callable[[str], str]) -> bool:
-        self._check_index_room(index_path, change)
+        """Apply ``change`` to an index (the caller holds the lock): the text is read and changed
+        once, checked for room, and written when it changed."""
         before = self.index_text(index_path)
         after = change(before)
+        self._check_room(index_path, before, after)
+        return self._write_index(index_path, before, after)
+
+    def _write_index(
+        self, index_path: str, before: str, after: str, *, renamed: builtins.list[str] | None = None
+    ) -> bool:
+        """Write ``after`` when it differs from ``before``; with ``renamed``, the directory is
+        added to it for the caller to sync rather than synced here."""
         if after == before:
             return False
         if not after.strip() and not os.path.exists(index_path):
             return False
-        atomic_write(index_path, after)
+        directory = atomic_write(index_path, after, sync_directory=renamed is None)
+        if renamed is not None:
+            renamed.append(directory)
         return True
 
     def __fspath__(self) -> str:

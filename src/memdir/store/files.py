@@ -41,6 +41,7 @@ __all__ = [
     "remove_stale_temps",
     "remove_tree",
     "stale_temp_files",
+    "sync_directories",
     "write_json",
 ]
 
@@ -94,14 +95,22 @@ def _fsync_dir(directory: str) -> None:
 
 
 def atomic_write(
-    path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None, durable: bool = True
-) -> None:
-    """Replace ``path`` with ``data`` atomically.
+    path: str | os.PathLike[str],
+    data: str | bytes,
+    *,
+    mode: int | None = None,
+    durable: bool = True,
+    sync_directory: bool = True,
+) -> str:
+    """Replace ``path`` with ``data`` atomically; returns the directory the file was renamed in.
 
     A symlink is followed so that its (already containment-checked) target is replaced, as
     Claude Code's own writes do. An existing file keeps its permission bits; a new one gets 0600
     unless ``mode`` says otherwise. ``durable=False`` skips waiting for the disk (the fsyncs): for
     derived caches that are rebuilt when a crash leaves them stale, never for memories or state.
+    ``sync_directory=False`` leaves the fsync of the directory (which makes the rename itself
+    durable) to the caller, who writes a second file there and syncs both renames at once with
+    :func:`sync_directories`.
     """
     target = os.path.realpath(os.fspath(path))
     directory = os.path.dirname(target)
@@ -128,10 +137,18 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    if durable:
+    if durable and sync_directory:
         _fsync_dir(directory)
     if watched is not None:
         watched[0].written(watched[1], payload)
+    return directory
+
+
+def sync_directories(*directories: str) -> None:
+    """fsync each of ``directories`` once: the renames :func:`atomic_write` made there with
+    ``sync_directory=False`` are then on disk."""
+    for directory in dict.fromkeys(directories):
+        _fsync_dir(directory)
 
 
 def _temp_name(name: str) -> str:
@@ -372,7 +389,9 @@ def lock_directory(directory: str | os.PathLike[str], *, timeout: float = 10.0) 
     import filelock  # only writers lock: a process that only reads never imports it
 
     lock_path = os.path.join(os.fspath(directory), LOCK_NAME)
-    lock = _locks.setdefault(lock_path, filelock.FileLock(lock_path, timeout=timeout, mode=FILE_MODE))
+    lock = _locks.get(lock_path)
+    if lock is None:  # built once per path: building one is a tenth of a save's cost
+        lock = _locks[lock_path] = filelock.FileLock(lock_path, timeout=timeout, mode=FILE_MODE)
     try:
         lock.acquire(timeout=timeout)
     except filelock.Timeout as exc:

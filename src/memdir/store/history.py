@@ -42,7 +42,7 @@ from memdir.store.files import FILE_MODE, MAX_MEMORY_FILE_BYTES, ensure_dir
 from memdir.store.history_records import HistoryError, Run, Version
 from memdir.store.provenance import EXTERNAL, current
 
-__all__ = ["History"]
+__all__ = ["RUN_SYNC_BUDGET", "History"]
 
 log = logging.getLogger("memdir.history")
 
@@ -52,6 +52,8 @@ SCHEMA_VERSION = "1"
 _DELTA_GAIN = 0.5
 _ZDICT_LIMIT = 32 * 1024  # zlib uses at most the last 32 KB of a dictionary
 _FOUND = "found by a scan"
+# How many changed or new files the catch-up before a run's first write reads at most (see sync).
+RUN_SYNC_BUDGET = 200
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -274,6 +276,16 @@ class History:
 
         return "ext-" + new_run_id()
 
+    def _known_as_is(self, rel: str) -> bool:
+        """Whether ``rel`` is what memdir last recorded there (or absent and never recorded), read
+        without taking the database's write lock: then there is nothing to catch up."""
+        known = self._live(self._connect(), rel)
+        try:
+            info = os.stat(os.path.join(self.root, rel))
+        except OSError:
+            return known is None
+        return known is not None and stat.S_ISREG(info.st_mode) and known[1:] == (info.st_mtime_ns, info.st_size)
+
     def before(self, rel: str) -> None:
         """Keep what is at ``rel`` now, before memdir replaces or removes it."""
         try:
@@ -281,8 +293,11 @@ class History:
             if self._synced_run != run:
                 # Once per run (a command, an agent run, a tool call), before its first change,
                 # memdir looks at the whole directory, so what others changed meanwhile is kept.
-                self.sync()
+                # A directory the history has never seen is recorded a part at a time (see sync).
+                self.sync(budget=RUN_SYNC_BUDGET)
                 self._synced_run = run
+            if self._known_as_is(rel):
+                return
             with self._transaction() as conn:
                 self._catch_up(conn, rel, self._external_run())
         except sqlite3.Error as exc:
@@ -353,15 +368,37 @@ class History:
         except (sqlite3.Error, OSError) as exc:
             log.warning("memdir history could not record the move of %s: %s", old, exc)
 
-    def sync(self) -> int:
+    def sync(self, *, budget: int | None = None) -> int:
         """Record every change made by someone else since memdir last looked (a whole-directory
-        catch-up: one ``stat`` per file, a read only where it changed); returns how many."""
+        catch-up: one ``stat`` per file, a read only where it changed); returns how many.
+
+        ``budget`` caps how many changed or new files one call reads: the first look at a large
+        directory the history has never seen (10,000 files to read and store) is then spread over
+        the runs that follow, each reading its share, instead of falling on one save; the files
+        already recorded are checked every time. ``memdir history sync`` has no cap."""
         found = _walk(self.root)
         with self._transaction() as conn:
             before = int(conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0])
             run = self._external_run()
-            known = {str(row[0]) for row in conn.execute("SELECT file FROM live")}
-            for rel in sorted(found | known):
+            known = {
+                str(row[0]): (int(row[1]), int(row[2])) for row in conn.execute("SELECT file, mtime_ns, size FROM live")
+            }
+            changed: list[str] = []
+            for rel in sorted(found | set(known)):
+                stamp = known.get(rel)
+                if stamp is not None and rel in found:
+                    try:
+                        info = os.stat(os.path.join(self.root, rel))
+                    except OSError:
+                        info = None
+                    if info is not None and stat.S_ISREG(info.st_mode) and stamp == (info.st_mtime_ns, info.st_size):
+                        continue
+                changed.append(rel)
+            if budget is not None:
+                # The files memdir knows first (an edit or a removal someone made), then new ones.
+                changed.sort(key=lambda rel: rel not in known)
+                changed = changed[:budget]
+            for rel in changed:
                 self._catch_up(conn, rel, run)
             return int(conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]) - before
 

@@ -15,6 +15,8 @@ SRC = pathlib.Path(memdir.__file__).parent
 CALLERS = {
     "open_memory_dir": {"memory_session.py"},
     "open_dream_dir": {"memory_session.py", "journal/dream.py"},  # run_dream called without a session
+    # memdir.agentWrites: every agent-facing write path gets its directory from MemorySession.agent_dir
+    "agent_memory_dir": {"memory_session.py", "journal/dream.py"},
     "selector_record": {"memory_session.py", "recall/factory.py"},
     "build_selector": {"memory_session.py", "recall/factory.py"},
     "make_selector": set(),  # for a library caller without a session

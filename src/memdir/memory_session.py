@@ -68,6 +68,7 @@ class MemorySession:
         self.config = config
         self.instructions = instructions
         self._memory_dir = memory_dir
+        self._agent_dir: MemoryDir | None = None
         self.selector_kind = selector_kind
         self.selector_setting = selector_setting
         self.model_option = model_spec
@@ -102,6 +103,17 @@ class MemorySession:
         if self._memory_dir is None:
             self._memory_dir = open_memory_dir(self.config)
         return self._memory_dir
+
+    @property
+    def agent_dir(self) -> MemoryDir:
+        """The store as agents may change it (``memdir.agentWrites``, ``config.agent_memory_dir``):
+        the directory itself (``direct``), one where every change is a proposal a person accepts
+        (``review``), or one that refuses every change (``off``). Every agent-facing write path
+        writes through it: extraction, the dream, the MCP tools, the memory tool, the framework
+        adapters' tools and the LangGraph store. A person's CLI and web view use :attr:`memory_dir`."""
+        if self._agent_dir is None:
+            self._agent_dir = agent_memory_dir(self.config, self.memory_dir)
+        return self._agent_dir
 
     @property
     def index(self) -> MemoryIndex | None:
@@ -306,7 +318,7 @@ class MemorySession:
             options.setdefault("disabled_reason", "agents may not change memory (memdir.agentWrites is off)")
         return Extractor(
             self._require_model("extraction"),
-            agent_memory_dir(config, self.memory_dir),
+            self.agent_dir,
             team_enabled=config.team_enabled,
             skip_index=config.skip_index,
             nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,

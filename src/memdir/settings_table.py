@@ -229,8 +229,10 @@ KEYS: tuple[Key, ...] = (
         "Keep every version of every memory, with who changed it, under the config home; `false` keeps none. "
         "See [docs/history.md](docs/history.md)."),
     Key("agentWrites", "agent_writes", "direct", AGENT_WRITES_MODE,
-        "What extraction and the dream may do: `direct` (write memory), `review` (propose changes a person "
-        "accepts with `memdir review`), `off` (nothing). See [docs/history.md](docs/history.md)."),
+        "What agents may do to memory (extraction, the dream, MCP tools, the memory tool, the framework adapters' "
+        "tools, the LangGraph store): `direct` (write memory), `review` (propose changes a person accepts with "
+        "`memdir review`), `off` (nothing). A person's CLI and web view always write. "
+        "See [docs/history.md](docs/history.md)."),
 )  # fmt: skip
 
 _BY_NAME = {key.name: key for key in KEYS}

@@ -92,7 +92,7 @@ class AgentMemory:
         self.by = by
         config = session.config
         self.toolbox = MemoryToolbox(
-            session.memory_dir,
+            session.agent_dir,  # memdir.agentWrites: direct, proposals, or refused
             selector=lambda: session.selector,
             dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
         )

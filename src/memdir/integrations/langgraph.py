@@ -172,7 +172,7 @@ class MemdirStore(BaseStore):
     def _put(self, op: PutOp) -> None:
         namespace = tuple(op.namespace)
         rel = self._rel(namespace, op.key)
-        directory = self.session.memory_dir
+        directory = self.session.agent_dir  # memdir.agentWrites: direct, proposals, or refused
         if op.value is None:
             if os.path.lexists(directory.resolve(rel)):
                 with acting_as("langgraph", label="langgraph store delete"):

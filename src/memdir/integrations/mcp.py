@@ -351,9 +351,8 @@ def create_server(
     # One session opens the store and builds the selector from the settings (memdir.selector,
     # memdir.model), on the first recall.
     session = MemorySession(config, memory_dir=memory_dir, selector=selector)
-    directory = session.memory_dir
     toolbox = MemoryToolbox(
-        directory,
+        session.agent_dir,  # memdir.agentWrites: direct, proposals, or refused
         selector=lambda: session.selector,
         dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
     )

@@ -92,10 +92,9 @@ def _header_json(header: MemoryHeader) -> dict[str, Any]:
     }
 
 
-def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
-    """What a save answers, neutralised (the caller may add fields that are not text)."""
+def _save_json(result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
+    """What a save answers, neutralised (the caller adds the status)."""
     payload: dict[str, Any] = {
-        "status": status,
         "file": result.file,
         "path": result.path,
         "index_file": result.index_file,
@@ -105,7 +104,8 @@ def _save_json(status: str, result: SaveResult, entry: IndexEntry | None) -> dic
         payload["index_refused"] = result.index_refused
     if entry is not None:
         payload["index_line"] = entry.render()
-    return _neutral(payload)
+    neutral: dict[str, Any] = _neutral(payload)
+    return neutral
 
 
 def _near_refusal(near: list[Near]) -> Outcome:
@@ -240,7 +240,8 @@ class MemoryToolbox:
             row = view.restore(self._history_name(file), version)
         except MemdirError as exc:
             return Outcome.refused(exc)
-        return Outcome(ok=True, payload=_neutral({"status": "restored", "restored_from": version, **row.as_json()}))
+        payload = _neutral({"restored_from": version, **row.as_json()})
+        return Outcome(ok=True, payload=self._reported(payload, "restored"))
 
     def index(self) -> str:
         return neutralise(self.memory_dir.index_text())
@@ -275,7 +276,7 @@ class MemoryToolbox:
         except MemdirError as exc:
             return Outcome.refused(exc)
         entry = IndexEntry(title=memory.name or "", file=result.file, hook=memory.description or "")
-        payload = _save_json("created" if result.created else "replaced", result, entry)
+        payload = self._reported(_save_json(result, entry), "created" if result.created else "replaced")
         _warn_long_description(payload, memory.description)
         return Outcome(ok=True, payload=payload)
 
@@ -314,7 +315,7 @@ class MemoryToolbox:
         except MemdirError as exc:
             return Outcome.refused(exc)
         entry = IndexEntry(title=after.name or "", file=result.file, hook=after.description or "")
-        payload = _save_json("updated", result, entry)
+        payload = self._reported(_save_json(result, entry), "updated")
         payload["changed"] = changed
         _warn_long_description(payload, after.description)
         return Outcome(ok=True, payload=payload)
@@ -331,18 +332,25 @@ class MemoryToolbox:
                 return Outcome.refused(exc)
         except MemdirError as exc:
             return Outcome.refused(exc)
-        return Outcome(
-            ok=True,
-            payload=_neutral(
-                {
-                    "status": "deleted" if result.deleted else "index line removed",
-                    "file": result.file,
-                    "deleted": result.deleted,
-                    "index_file": result.index_file,
-                    "index_changed": result.index_changed,
-                }
-            ),
+        payload = _neutral(
+            {
+                "file": result.file,
+                "deleted": result.deleted,
+                "index_file": result.index_file,
+                "index_changed": result.index_changed,
+            }
         )
+        return Outcome(ok=True, payload=self._reported(payload, "deleted" if result.deleted else "index line removed"))
+
+    def _reported(self, payload: dict[str, Any], status: str) -> dict[str, Any]:
+        """``payload`` with the status of a change made: ``status``, or ``proposed`` (and a note
+        saying a person accepts it) when this directory's writes are proposals (``memdir.agentWrites``
+        is review)."""
+        if not self.memory_dir.proposes:
+            return {"status": status, **payload}
+        from memdir.store.review import PROPOSED
+
+        return {"status": "proposed", **payload, "note": PROPOSED}
 
 
 def _warn_long_description(payload: dict[str, object], description: str | None) -> None:

@@ -129,7 +129,12 @@ class MemoryCommands:
         return [rel] if self._is_topic(rel) else []
 
     def _index_note(self, changed: bool) -> str:
-        return f"\n{MEMORIES_ROOT}/{ENTRYPOINT_NAME} was updated to match." if changed else ""
+        note = f"\n{MEMORIES_ROOT}/{ENTRYPOINT_NAME} was updated to match." if changed else ""
+        if self.memory_dir.proposes:  # memdir.agentWrites is review
+            from memdir.store.review import PROPOSED
+
+            note += f"\n{PROPOSED}."
+        return note
 
     # -- commands ------------------------------------------------------------------------
     def view(self, path: str, view_range: Sequence[int] | None = None) -> str:
@@ -274,6 +279,10 @@ class MemoryCommands:
         if not target.rel:
             raise CommandError("Cannot delete the /memories directory itself")
         with lock_directory(self.memory_dir.root, timeout=self.memory_dir.lock_timeout):
+            if self._is_topic(target.rel) and (os.path.islink(target.path) or os.path.isfile(target.path)):
+                # One memory: the store deletes it with its index line (or proposes that, or refuses).
+                result = self.memory_dir.delete(target.rel)
+                return f"Successfully deleted {path}" + self._index_note(result.index_changed)
             topics = self._topics_under(target.rel)
             self.memory_dir.check_removal(target.path)
             if os.path.isdir(target.path) and not os.path.islink(target.path):
@@ -326,9 +335,10 @@ class MemoryCommands:
     def clear_all_memory(self) -> str:
         """Remove every file except memdir's own lock, keeping the directory itself."""
         with lock_directory(self.memory_dir.root, timeout=self.memory_dir.lock_timeout):
-            for name in os.listdir(self.memory_dir.root):
-                if name == LOCK_NAME:
-                    continue
+            names = [name for name in os.listdir(self.memory_dir.root) if name != LOCK_NAME]
+            for name in names:  # every refusal (an agent's writes off or in review) before anything goes
+                self.memory_dir.check_removal(os.path.join(self.memory_dir.root, name))
+            for name in names:
                 full = os.path.join(self.memory_dir.root, name)
                 if os.path.isdir(full) and not os.path.islink(full):
                     remove_tree(full)

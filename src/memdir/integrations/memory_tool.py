@@ -48,7 +48,7 @@ def _commands(memory_dir: MemoryDir | str | None, config: MemoryConfig | None, p
         directory = memory_dir
     else:
         cfg = config or resolve_config(project, memory_dir=memory_dir)
-        directory = MemorySession(cfg).memory_dir
+        directory = MemorySession(cfg).agent_dir  # memdir.agentWrites: direct, proposals, or refused
     directory.ensure()
     return MemoryCommands(directory)
 

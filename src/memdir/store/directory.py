@@ -55,6 +55,10 @@ WriteGuard = Callable[[str, str], None]
 class MemoryDir:
     """One memory directory (a private auto-memory dir, a team dir, an agent's dir, or any other)."""
 
+    proposes = False
+    """Whether a write here is a proposal a person accepts (``memdir.agentWrites`` is review), so
+    that an answer says so instead of "created"; see :class:`~memdir.store.review.ProposalDir`."""
+
     def __init__(
         self,
         root: str | os.PathLike[str],
@@ -332,7 +336,7 @@ class MemoryDir:
                     refused, edit = str(exc), None
             # The two renames reach the disk with one fsync of their directory (two when the index
             # is elsewhere), after both.
-            renamed = [atomic_write(path, content, sync_directory=False)]
+            renamed = self._write_memory(rel, path, content)
             self._sweep(os.path.dirname(path), os.path.dirname(index_path))
             try:
                 changed = edit is not None and self._write_index(index_path, *edit, renamed=renamed)
@@ -348,6 +352,11 @@ class MemoryDir:
             index_changed=changed,
             index_refused=refused,
         )
+
+    def _write_memory(self, rel: str, path: str, content: str) -> builtins.list[str]:
+        """Put a saved memory's text on disk (a :class:`~memdir.store.review.ProposalDir` proposes it);
+        returns the directories whose renames the caller syncs."""
+        return [atomic_write(path, content, sync_directory=False)]
 
     def as_written(self, memory: Memory) -> Memory:
         """``memory`` in the layout, and with the ``modified:`` stamp, that this directory writes."""

@@ -18,7 +18,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from memdir.errors import ConfigError, MemdirError, MemoryNotFound
 from memdir.model.entrypoint import ENTRYPOINT_NAME
@@ -27,13 +27,18 @@ from memdir.store.history import History
 from memdir.store.history_ops import follow_index, put_file
 from memdir.store.history_records import HistoryError, history_path, iso_time
 from memdir.store.provenance import acting_as, current
-from memdir.store.records import DeleteResult
+from memdir.store.records import DeleteResult, MemoryRecord
+from memdir.store.scan import MemoryHeader
 
-__all__ = ["AGENT_WRITES_OFF", "Proposal", "ProposalDir", "Review", "open_review"]
+__all__ = ["AGENT_WRITES_OFF", "PROPOSED", "Proposal", "ProposalDir", "Review", "open_review"]
 
 AGENT_WRITES_OFF = (
     "agents may not change memory here: the settings key memdir.agentWrites is off (set it to review to "
     "have their changes proposed, or to direct)"
+)
+PROPOSED = (
+    "memdir.agentWrites is review: this change is a proposal, and nothing in the memory directory changes "
+    "until a person accepts it ('memdir review')"
 )
 
 
@@ -201,7 +206,14 @@ def open_review(memory_dir: MemoryDir, home: str) -> Review:
 
 
 class ProposalDir(MemoryDir):
-    """The memory directory as an agent sees it in review mode (``review``), or read-only (``refuse``)."""
+    """The memory directory as an agent sees it in review mode (``review``), or read-only (``refuse``).
+
+    Every agent-facing write path goes through one (``MemorySession.agent_dir``): extraction, the
+    dream, MCP, the memory tool, the framework adapters' tools and the LangGraph store. Each way a
+    directory changes is covered: a file written or edited (:meth:`write_text`, :meth:`update_text`,
+    a save's :meth:`_write_memory`) or deleted (:meth:`delete`) becomes a proposal; an index is
+    never changed (an accepted proposal brings its line); a raw removal or move is refused. Reads
+    (scans, recall) go to the directory it wraps, proposals shown over it."""
 
     def __init__(self, base: MemoryDir, review: Review | None, *, refuse: str | None = None) -> None:
         super().__init__(
@@ -217,6 +229,20 @@ class ProposalDir(MemoryDir):
         self.review = review
         self.refuse = refuse
         self.scan_cache = base.scan_cache
+        self.proposes = refuse is None and review is not None
+        self._base = base
+
+    def scan(self) -> list[MemoryHeader]:
+        return self._base.scan()
+
+    def headers(self) -> list[MemoryHeader]:
+        return self._base.headers()
+
+    def ranked_store(self) -> Any:
+        return self._base.ranked_store()
+
+    def recall_scan(self) -> list[MemoryHeader]:
+        return self._base.recall_scan()
 
     def _proposing(self, rel: str) -> Review:
         if self.refuse is not None or self.review is None:
@@ -232,6 +258,17 @@ class ProposalDir(MemoryDir):
                     raise MemoryNotFound(f"no memory file {file!r} in {self.root} (its deletion is proposed)")
                 return text
         return super().read_text(file)
+
+    def read(self, file: str) -> MemoryRecord:
+        """The memory as this agent sees it: its proposal when it made one (a file only proposed
+        has no time on disk, so it reads as made now)."""
+        path, rel = self._memory_file(file)
+        if self.review is None or not self.review.proposed(rel)[0]:
+            return super().read(rel)
+        from memdir.model.memory import Memory
+
+        text = self.read_text(rel)
+        return MemoryRecord(file=rel, path=path, text=text, memory=Memory.parse(text), mtime_ms=time.time() * 1000)
 
     def exists(self, file: str) -> bool:
         try:
@@ -266,12 +303,23 @@ class ProposalDir(MemoryDir):
             file=rel, path=path, deleted=True, index_file=self.relative(index_path), index_changed=False
         )
 
+    def _write_memory(self, rel: str, path: str, content: str) -> list[str]:
+        self._proposing(rel).propose(rel, content)
+        return []
+
+    def _write_index(self, index_path: str, before: str, after: str, *, renamed: list[str] | None = None) -> bool:
+        self._proposing(self.relative(index_path))
+        return False  # the index follows what a person accepts
+
     def check_removal(self, path: str) -> None:
         raise ConfigError(
             self.refuse or "in review mode (memdir.agentWrites) an agent may propose changes to memory files only",
             rule="agent-writes-off" if self.refuse else "review-memory-files-only",
             path=path,
         )
+
+    def check_move(self, old_path: str, new_path: str) -> None:
+        self.check_removal(old_path)
 
     def add_missing_index_lines(self, files: Sequence[str]) -> tuple[str, ...]:
         return ()  # an accepted proposal brings its own index line

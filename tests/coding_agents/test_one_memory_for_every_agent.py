@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _agent_fixtures import *  # noqa: F403  (the fixtures agent_releases, releases, sandbox)
 from _agent_session import Sandbox
 from _sandbox import system_text
 

@@ -1,4 +1,4 @@
-"""Fixtures that run the real Codex CLI and Gemini CLI (and Claude Code) next to memdir, offline.
+"""The fixtures that run the real Codex CLI and Gemini CLI (and Claude Code) next to memdir, offline.
 
 Both CLIs are installed from the npm registry into a cache outside the repository
 (``_agent_install``); every run happens in a fresh network namespace whose only interface is
@@ -18,14 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _agent_install import CODEX, GEMINI, Release, Unavailable, default_cache, install
+from _agent_session import MEMDIR, SANDBOX, Sandbox
 
-_HERE = Path(__file__).resolve().parent
-for _path in (str(_HERE), str(_HERE.parent / "claude_code")):
-    if _path not in sys.path:
-        sys.path.insert(0, _path)
-
-from _agent_install import CODEX, GEMINI, Release, Unavailable, default_cache, install  # noqa: E402
-from _agent_session import MEMDIR, SANDBOX, Sandbox  # noqa: E402
+__all__ = ["agent_releases", "releases", "sandbox"]
 
 
 def _namespace_problem() -> str | None:

@@ -44,7 +44,9 @@ def agent_releases() -> dict[str, dict[str, Release]]:
         if not MEMDIR.is_file():
             raise Unavailable(f"no memdir executable next to {sys.executable}")
         return {
-            age: {cli.name: install(cli, getattr(cli, age), cache) for cli in (CODEX, GEMINI)}
+            age: {
+                cli.name: install(cli, cli.oldest if age == "oldest" else cli.newest, cache) for cli in (CODEX, GEMINI)
+            }
             for age in ("oldest", "newest")
         }
     except Unavailable as exc:

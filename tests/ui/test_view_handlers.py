@@ -79,3 +79,12 @@ def test_an_untyped_new_memory_is_answered_with_the_editor_and_nothing_is_saved(
     assert "choose a type" in text_of(page)
     assert "Friday freeze" in text_of(page)  # what was typed is kept
     assert len(services.memory_dir.headers()) == 2
+
+
+def test_the_instructions_page_shows_each_agents_own_files(services: UiServices, tmp_path) -> None:
+    project = tmp_path / "project"
+    (project / "AGENTS.md").write_text("codex rules", encoding="utf-8")
+    (project / "GEMINI.md").write_text("gemini rules", encoding="utf-8")
+    page = text_of(run(WebView(services, token=TOKEN).instructions(get("/instructions"))))
+    assert "Codex CLI" in page and "Gemini CLI" in page and "Claude Code" in page
+    assert f"<code>{project / 'AGENTS.md'}</code>" in page and f"<code>{project / 'GEMINI.md'}</code>" in page

@@ -53,6 +53,7 @@ _KEYWORDS = (
     "tooluse",
     "human",
     "assistant",
+    "hookcontext",  # Gemini CLI wraps what a hook adds in <hook_context>
 )
 _KEYWORD = LazyPattern("|".join(_KEYWORDS))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")

@@ -100,6 +100,7 @@ class WebView:
             Route("/recall", self.recall),
             Route("/doctor", self.doctor, methods=["GET"]),
             Route("/doctor", self.doctor_fix, methods=["POST"]),
+            Route("/instructions", self.instructions),
             Route("/team", self.team),
             *conflicts.routes(),
             static_route(),
@@ -288,6 +289,25 @@ class WebView:
         md = self.md
         report = await self.work(lambda: check_memory_dir(md, fix=True))
         return self.render(request, "doctor.html", title="Doctor", report=report, fixed=report.fixed)
+
+    async def instructions(self, request: Request) -> Response:
+        """The CLAUDE.md chain, and beside it the AGENTS.md and GEMINI.md files Codex CLI and Gemini
+        CLI load in this project: each agent's own files, read here, never written."""
+        from memdir.instructions.agent_files import agent_instruction_files
+        from memdir.instructions.discovery import load_instructions
+
+        config = self.services.config
+
+        def gather() -> tuple[Any, Any]:
+            return load_instructions(config), agent_instruction_files(config)
+
+        chain, others = await run_in_threadpool(gather)
+        groups = [
+            ("Claude Code", [(f.type.value, f.path, f.chars, f.reason) for f in chain.files]),
+            ("Codex CLI", [(f.scope, f.path, f.chars, f.reason) for f in others if f.agent == "codex"]),
+            ("Gemini CLI", [(f.scope, f.path, f.chars, f.reason) for f in others if f.agent == "gemini"]),
+        ]
+        return self.render(request, "instructions.html", title="Instructions", groups=groups)
 
     async def team(self, request: Request) -> Response:
         services, md = self.services, self.md

@@ -25,12 +25,15 @@ No message ever contains a detected secret.
         ├── SyncAuthError           401/403 from the server, or no token
         ├── SyncConflict            412 after every retry
         └── SyncTooManyEntries      413 with the server's entry limit
+
+    IndexFullWarning (a UserWarning)   a memory was saved without its MEMORY.md line (the index is full)
 """
 
 from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "IndexFullWarning",
     "LockTimeout",
     "MemdirError",
     "MemoryDisabled",
@@ -163,3 +166,9 @@ class SyncTooManyEntries(SyncError):
         super().__init__(message)
         self.max_entries = max_entries
         self.received = received
+
+
+class IndexFullWarning(UserWarning):
+    """A memory was saved, but ``MEMORY.md`` refused its line: the index holds what Claude Code
+    loads (200 lines, 25 KB). Recall still finds the memory; ``memdir doctor`` shows what to trim.
+    Warned by the calls that return nothing to put it in (a LangGraph ``put``, ADK's ``add_memory``)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 from collections.abc import AsyncGenerator
 
@@ -22,7 +23,7 @@ from google.adk.tools.preload_memory_tool import PreloadMemoryTool
 from google.genai import types
 from pydantic import Field
 
-from memdir.errors import MemoryFormatError, ModelNotConfigured
+from memdir.errors import ModelNotConfigured
 from memdir.integrations.adk import MemdirMemoryService
 from memdir.llm.scripted import ScriptedModel
 
@@ -126,5 +127,102 @@ def test_add_search_and_delete_memory_work_on_files_per_user(tmp_path, env, monk
     assert elsewhere.memories == []
     ada = tmp_path / "memories" / "ada"
     assert not (ada / memory.id).exists() and index_lines(str(ada)) == []
-    with pytest.raises(MemoryFormatError, match="cannot name a memory directory"):
-        asyncio.run(service.search_memory(app_name="app", user_id="../eve", query="deploys"))
+    assert asyncio.run(service.search_memory(app_name="app", user_id="../eve", query="deploys")).memories == []
+    eve = service.directory_for("app", "../eve")
+    assert os.path.dirname(eve) == str(tmp_path / "memories") and os.path.basename(eve).endswith(
+        "+" + hashlib.sha256(b"../eve").hexdigest()[:16]
+    )
+
+
+class ToolCallingLlm(ScriptedLlm):
+    """Calls ``load_memory`` with one word on its first request, then answers from what came back."""
+
+    async def generate_content_async(self, llm_request, stream=False):
+        self.requests.append(llm_request)
+        if len(self.requests) == 1:
+            call = types.Part.from_function_call(name="load_memory", args={"query": "coffee"})
+            yield LlmResponse(content=types.Content(role="model", parts=[call]))
+            return
+        found = llm_request.contents[-1].parts[0].function_response.response["result"].memories
+        seen = " ".join(part.text for memory in found for part in memory.content.parts)
+        yield LlmResponse(
+            content=types.Content(role="model", parts=[types.Part.from_text(text="oat" if "Oat flat" in seen else "?")])
+        )
+
+
+def test_the_model_searching_memory_for_one_word_finds_it(memory_dir, env, monkeypatch):
+    from google.adk.tools.load_memory_tool import load_memory_tool
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", env["CLAUDE_CONFIG_DIR"])
+    service = MemdirMemoryService(memory_dir, selector="lexical")
+    entry = MemoryEntry(
+        content=user("Oat flat white, every morning"), custom_metadata={"name": "Coffee", "type": "user"}
+    )
+    llm = ToolCallingLlm(replies=[], requests=[])
+    agent = LlmAgent(name="helper", model=llm, instruction="Be brief.", tools=[load_memory_tool])
+    sessions = InMemorySessionService()
+    runner = Runner(app_name="app", agent=agent, session_service=sessions, memory_service=service)
+
+    async def scenario():
+        await service.add_memory(app_name="app", user_id="u1", memories=[entry])
+        return await converse(runner, sessions, "what do I drink?")
+
+    done = asyncio.run(scenario())
+    assert done.events[-1].content.parts[0].text == "oat"
+
+
+def test_the_latest_turn_added_from_a_callback_is_extracted_as_a_delta(memory_dir, env, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", env["CLAUDE_CONFIG_DIR"])
+    extraction = ScriptedModel([{"text": "Nothing yet."}, *coffee_extraction(memory_dir).responses])
+
+    async def add_latest_turn(callback_context):
+        events = callback_context.session.events
+        await callback_context.add_events_to_memory(events=events[-2:])
+
+    service = MemdirMemoryService(memory_dir, model=extraction, selector="lexical")
+    llm = ScriptedLlm(replies=["Hello.", "Noted."], requests=[])
+    agent = LlmAgent(name="helper", model=llm, instruction="Be brief.", after_agent_callback=add_latest_turn)
+    sessions = InMemorySessionService()
+    runner = Runner(app_name="app", agent=agent, session_service=sessions, memory_service=service)
+
+    async def scenario():
+        session = await converse(runner, sessions, "Good morning")
+        await converse(runner, sessions, "I drink oat flat whites every morning", session)
+
+    asyncio.run(scenario())
+    first, second = extraction.requests[0].messages[-1].text, extraction.requests[1].messages[-1].text
+    assert "Good morning" in first and "Good morning" not in second and "oat flat whites" in second
+    assert read_memory(os.path.join(memory_dir, "user_coffee.md")).body == "Oat flat white."
+
+
+def test_a_template_naming_anything_but_the_app_and_the_user_is_refused_when_built(tmp_path):
+    from memdir.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"\{home\}.*\{app_name\}, \{user_id\}"):
+        MemdirMemoryService(str(tmp_path / "{home}" / "{user_id}"))
+
+
+def test_a_long_user_id_gets_a_directory_of_its_own(tmp_path, env, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", env["CLAUDE_CONFIG_DIR"])
+    service = MemdirMemoryService(str(tmp_path / "memories" / "{user_id}"), selector="lexical")
+    entry = MemoryEntry(content=user("Deploys go out on Tuesdays"), custom_metadata={"type": "project"})
+    long_id = "user-" + "x" * 300
+
+    async def scenario():
+        await service.add_memory(app_name="app", user_id=long_id, memories=[entry])
+        return await service.search_memory(app_name="app", user_id=long_id, query="deploys")
+
+    assert len(asyncio.run(scenario()).memories) == 1
+    assert asyncio.run(service.search_memory(app_name="app", user_id="user-x", query="deploys")).memories == []
+
+
+def test_a_user_directory_named_by_an_earlier_memdir_is_kept(tmp_path, env, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", env["CLAUDE_CONFIG_DIR"])
+    earlier = tmp_path / "memories" / "Ada Lovelace"
+    earlier.mkdir(parents=True)
+    (earlier / "user_tea.md").write_text(
+        "---\nname: Tea\ndescription: Drinks green tea\ntype: user\n---\n\nGreen tea.\n"
+    )
+    service = MemdirMemoryService(str(tmp_path / "memories" / "{user_id}"), selector="lexical")
+    found = asyncio.run(service.search_memory(app_name="app", user_id="Ada Lovelace", query="tea"))
+    assert [memory.id for memory in found.memories] == ["user_tea.md"]

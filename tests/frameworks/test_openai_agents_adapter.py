@@ -134,3 +134,92 @@ def test_responses_items_become_memdirs_messages_with_stable_ids():
     assert messages[2]["content"][0] == {"type": "tool_use", "id": "call_2", "name": "recall", "input": {"query": "x"}}
     assert messages[1]["uuid"] == "msg_1" and messages[0]["uuid"] != messages[4]["uuid"]
     assert to_conversation(items) == messages
+
+
+STAGING = {
+    "name": "Staging database",
+    "description": "Staging DB port",
+    "content": "Staging DB: port 5433, not 5432.",
+    "type": "project",
+}
+
+
+def save(session, value):
+    from memdir.model.memory import Memory
+
+    session.memory_dir.save(
+        Memory(name=value["name"], description=value["description"], type=value["type"], body=value["content"])
+    )
+
+
+def reminders_in(items):
+    return [i for i in items if i.get("role") == "user" and "<system-reminder>" in str(i.get("content"))]
+
+
+def test_a_recalled_memory_stays_in_front_of_the_model_for_the_rest_of_a_carried_conversation(memory_dir, env):
+    session = session_over(memory_dir, env)
+    save(session, STAGING)
+    memory = MemdirAgentMemory(session=session)
+    model = ScriptedAgentModel(says("5433.", 1), says("Monthly.", 2), says("You are welcome.", 3))
+    agent = Agent(name="helper", model=model, tools=memory.tools)
+    history: list = []
+    for prompt in ["which port does the staging database listen on?", "and the password rotation?", "thanks!"]:
+        result = run(memory, agent, [*history, {"role": "user", "content": prompt}])
+        history = result.to_input_list()
+        items = model.calls[-1][1]
+        assert [("port 5433, not 5432" in r["content"]) for r in reminders_in(items)] == [True]
+        assert items.index(reminders_in(items)[0]) == 1  # after the first message, where it was first shown
+
+
+def test_the_recall_tool_searches_one_word(memory_dir, env):
+    session = session_over(memory_dir, env)
+    save(session, STAGING)
+    memory = MemdirAgentMemory(session=session)
+    model = ScriptedAgentModel(says("Hi.", 1), calls("recall", {"query": "staging"}, 2), says("5433.", 3))
+    agent = Agent(name="helper", model=model, tools=memory.tools)
+    first = run(memory, agent, "hello")
+    run(memory, agent, [*first.to_input_list(), {"role": "user", "content": "look up that database for me"}])
+    outputs = [i for i in model.calls[-1][1] if i.get("type") == "function_call_output"]
+    assert len(outputs) == 1 and "port 5433, not 5432" in outputs[0]["output"]
+
+
+def test_the_applications_own_hooks_run_beside_memdirs(memory_dir, env):
+    from agents import RunHooks
+
+    from memdir.integrations.openai_agents import combine_hooks
+
+    class Counting(RunHooks):
+        def __init__(self):
+            self.events = []
+
+        async def on_agent_start(self, context, agent):
+            self.events.append("agent_start")
+
+        async def on_agent_end(self, context, agent, output):
+            self.events.append(f"agent_end:{output}")
+
+    extractor_model = extraction_model(memory_dir)
+    memory = MemdirAgentMemory(session=session_over(memory_dir, env, model=extractor_model))
+    mine = Counting()
+    agent = Agent(name="helper", model=ScriptedAgentModel(says("Noted.", 1)), tools=memory.tools)
+    config = memory.run_config(tracing_disabled=True)
+    asyncio.run(
+        Runner.run(agent, "I drink oat flat whites", run_config=config, hooks=combine_hooks(memory.hooks, mine))
+    )
+    assert memory.drain(30) and mine.events == ["agent_start", "agent_end:Noted."]
+    assert read_memory(os.path.join(memory_dir, "user_coffee.md")).name == "Coffee"
+
+
+def test_two_users_of_one_agent_never_see_each_others_memories(tmp_path, env, monkeypatch):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    root = str(tmp_path / "users" / "{user_id}")
+    model = ScriptedAgentModel(calls("remember", REMEMBER, 1), says("Saved.", 2), says("No idea.", 3))
+    ada = MemdirAgentMemory(memory_dir=root, user_id="ada")
+    run(ada, Agent(name="helper", model=model, tools=ada.tools), "Remember that I lead the payments team")
+    bob = MemdirAgentMemory(memory_dir=root, user_id="x" * 300)
+    run(bob, Agent(name="helper", model=model, tools=bob.tools), "who leads the payments team?")
+    instructions, items = model.calls[-1]
+    assert reminders_in(items) == [] and "Payments lead" not in instructions
+    assert os.path.exists(tmp_path / "users" / "ada" / "user_payments_lead.md")
+    assert len(os.path.basename(bob.memory.session.memory_dir.root)) < 64

@@ -78,10 +78,13 @@ def test_a_memory_is_recalled_once_per_conversation_but_for_every_model_call_of_
     session.memory_dir.save(read_memory_like(REMEMBER))
     script = Script(tool="recall", args={"query": "payments"})
     agent = Agent(FunctionModel(script), capabilities=[MemdirCapability(session=session)])
-    agent.run_sync("remember who leads payments?")  # two model calls: the tool call, then the answer
+    first = agent.run_sync("remember who leads payments?")  # two model calls: the tool call, then the answer
     assert ["wants short code reviews" in prompts_seen(m)[-1] for m, _ in script.inputs] == [True, True]
-    agent.run_sync("and who leads payments again?")
-    assert "<system-reminder>" not in prompts_seen(script.inputs[-1][0])[-1]
+    agent.run_sync("and who leads payments again?", message_history=first.all_messages())
+    seen = prompts_seen(script.inputs[-1][0])
+    # Not recalled a second time: the one reminder stays where it was, after the first prompt.
+    assert [p for p in seen if "<system-reminder>" in p] == [seen[1]]
+    assert seen[0] == "remember who leads payments?" and seen[-1] == "and who leads payments again?"
 
 
 def read_memory_like(value):
@@ -141,10 +144,13 @@ def test_extraction_leaves_a_run_alone_when_the_agent_saved_a_memory_itself(memo
     assert capability.drain(30) and model.requests == []
 
 
-def test_extraction_that_is_required_without_a_model_fails_clearly(memory_dir, env):
-    capability = MemdirCapability(session=session_over(memory_dir, env), extract=True)
+def test_extraction_that_is_required_without_a_model_fails_when_built_before_any_model_call(memory_dir, env):
+    script = Script()
     with pytest.raises(ModelNotConfigured, match="MEMDIR_MODEL"):
-        Agent(FunctionModel(Script()), capabilities=[capability]).run_sync("I like tea")
+        Agent(
+            FunctionModel(script), capabilities=[MemdirCapability(session=session_over(memory_dir, env), extract=True)]
+        )
+    assert script.inputs == []
 
 
 def test_the_memory_tool_handler_writes_contained_files_and_keeps_the_index(memory_dir, env, tmp_path):
@@ -210,3 +216,107 @@ def test_pydantic_ais_native_memory_tool_runs_on_memdir_through_the_anthropic_ap
     assert result["type"] == "tool_result" and "File created successfully" in str(result["content"])
     assert read_memory(os.path.join(memory_dir, "feedback_tabs.md")).body == "Tabs, always."
     assert index_lines(memory_dir) == ["- [Tabs](feedback_tabs.md) — The user prefers tabs over spaces"]
+
+
+STAGING = {
+    "name": "Staging database",
+    "description": "Staging DB port",
+    "content": "Staging DB: port 5433, not 5432.",
+    "type": "project",
+}
+
+
+def test_a_recalled_memory_stays_in_front_of_the_model_for_the_rest_of_a_carried_conversation(memory_dir, env):
+    session = session_over(memory_dir, env)
+    session.memory_dir.save(read_memory_like(STAGING))
+    script = Script()
+    agent = Agent(FunctionModel(script), capabilities=[MemdirCapability(session=session)])
+    history = None
+    for prompt in ["which port does the staging database listen on?", "and the password rotation?", "thanks!"]:
+        history = agent.run_sync(prompt, message_history=history).all_messages()
+        seen = prompts_seen(script.inputs[-1][0])
+        assert sum("port 5433, not 5432" in text for text in seen) == 1, seen
+        assert seen[1].startswith("<system-reminder>")  # where it was first shown: after the first prompt
+
+
+def test_the_recall_tool_searches_one_word(memory_dir, env):
+    session = session_over(memory_dir, env)
+    session.memory_dir.save(read_memory_like(STAGING))
+    script = Script(tool="recall", args={"query": "staging"})
+    results = []
+
+    def model(messages, info):
+        results.extend(str(p.content) for p in messages[-1].parts if getattr(p, "part_kind", "") == "tool-return")
+        return script(messages, info)
+
+    agent = Agent(FunctionModel(model), capabilities=[MemdirCapability(session=session)])
+    first = agent.run_sync("hello")
+    agent.run_sync("please remember to look it up", message_history=first.all_messages())
+    assert len(results) == 1 and "port 5433, not 5432" in results[0]
+
+
+def fill_index(session, count=200):
+    """A MEMORY.md at Claude Code's limit: every further line is refused."""
+    for i in range(count):
+        memory = read_memory_like({**STAGING, "name": f"Note {i}", "description": f"Note number {i}"})
+        session.memory_dir.save(memory, file=f"note_{i}.md")
+
+
+def test_a_memory_saved_without_its_index_line_says_so_to_the_model_and_in_the_log(memory_dir, env, caplog):
+    session = session_over(memory_dir, env)
+    fill_index(session)
+    results = []
+
+    def model(messages, info):
+        results.extend(str(p.content) for p in messages[-1].parts if getattr(p, "part_kind", "") == "tool-return")
+        return Script()(messages, info)
+
+    with caplog.at_level("WARNING", logger="memdir"):
+        Agent(FunctionModel(model), capabilities=[MemdirCapability(session=session)]).run_sync("Remember this")
+    assert os.path.exists(os.path.join(memory_dir, "user_payments_lead.md"))
+    assert '"index_refused"' in results[0] and "memdir doctor" in results[0]
+    assert any("user_payments_lead.md is saved" in r.message and "memdir doctor" in r.message for r in caplog.records)
+
+
+def test_the_memory_tool_does_not_delete_or_move_the_index(memory_dir, env):
+    session = session_over(memory_dir, env)
+    session.memory_dir.save(read_memory_like(STAGING))
+    calls = iter(
+        [
+            {"command": "delete", "path": "/memories/MEMORY.md"},
+            {"command": "rename", "old_path": "/memories/MEMORY.md", "new_path": "/memories/old.md"},
+        ]
+    )
+    results = []
+
+    def model(messages, info):
+        results.extend(str(p.content) for p in messages[-1].parts if getattr(p, "part_kind", "") == "tool-return")
+        args = next(calls, None)
+        return ModelResponse(
+            parts=[ToolCallPart("memory", args, tool_call_id=f"m{len(results)}") if args else TextPart("ok")]
+        )
+
+    Agent(FunctionModel(model), tools=[memory_tool(session=session)]).run_sync("tidy the memory")
+    assert all(result.startswith("Error:") and "index memdir keeps" in result for result in results)
+    assert index_lines(memory_dir) == ["- [Staging database](project_staging_database.md) — Staging DB port"]
+
+
+def test_two_users_of_one_agent_never_see_each_others_memories(tmp_path, env, monkeypatch):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    root = str(tmp_path / "users" / "{user_id}")
+    script = Script()
+    agent = Agent(FunctionModel(script))
+    ada = MemdirCapability(memory_dir=root, user_id="ada@example.com")
+    agent.run_sync("Please remember that I lead the payments team", capabilities=[ada])
+    bob = MemdirCapability(memory_dir=root, user_id="Bob/../../etc")
+    agent.run_sync("who leads the payments team?", capabilities=[bob])
+    assert not any("payments team;" in text for text in prompts_seen(script.inputs[-1][0]))
+    assert "Payments lead" not in (script.inputs[-1][1] or "")  # nor in bob's index
+    agent.run_sync(
+        "who leads the payments team?", capabilities=[MemdirCapability(memory_dir=root, user_id="ada@example.com")]
+    )
+    assert any("wants short code reviews" in text for text in prompts_seen(script.inputs[-1][0]))
+    assert sorted(os.listdir(tmp_path / "users")) == sorted(
+        ["ada@example.com", os.path.basename(bob.memory.session.memory_dir.root)]
+    )

@@ -32,8 +32,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from memdir.errors import MemoryFormatError
-from memdir.integrations.agent_memory import AgentMemory, open_session
+from memdir.integrations.agent_memory import AgentMemory, note_index_refused, open_session
 from memdir.integrations.item_values import file_for_key, memory_from_value
+from memdir.integrations.user_dirs import check_template, fill_template, placeholders
 from memdir.store.provenance import acting_as
 
 try:
@@ -89,12 +90,11 @@ def to_conversation(events: Sequence[Event]) -> list[dict[str, Any]]:
     return out
 
 
-def _label(value: str, what: str) -> str:
+def _legacy_name(value: str) -> str | None:
+    """The directory name this service gave ``value`` before names were made safe for any id (the
+    value itself, when it held no separator), so a user's existing memory is still found."""
     if not value or "/" in value or "\\" in value or value.startswith(".") or "\x00" in value:
-        raise MemoryFormatError(
-            f"{what} {value!r} cannot name a memory directory (no '/', '\\' or NUL, not starting with '.')",
-            rule="adk-scope",
-        )
+        return None
     return value
 
 
@@ -117,33 +117,51 @@ class MemdirMemoryService(BaseMemoryService):
     ) -> None:
         """``selector`` is the recall selector's kind (default: the prompt hook's, the settings key
         ``memdir.hookSelector``, offline unless set otherwise: ``PreloadMemoryTool`` searches before
-        every model call)."""
+        every model call). ``memory_dir`` may name ``{app_name}`` and ``{user_id}``, nothing else
+        (refused here, not at the first request)."""
         self.memory_dir = os.fspath(memory_dir)
+        check_template(self.memory_dir, ("app_name", "user_id"))
         self.selector = selector
         self.model = model
         self.model_spec = model_spec
         self.limit = limit
         self._lock = threading.Lock()
         self._memories: dict[str, AgentMemory] = {}
-        self._extractors: dict[tuple[str, str], Extractor] = {}
+        self._extractors: dict[tuple[str, str | None], Extractor] = {}
+
+    def directory_for(self, app_name: str, user_id: str) -> str:
+        """The memory directory of one application and user: the template filled with a directory
+        name safe for any id (:mod:`memdir.integrations.user_dirs`). A user whose directory an
+        earlier memdir named after the id as it is keeps that one."""
+        template = self.memory_dir
+        names = placeholders(template)
+        if not names:
+            return template
+        values = {"app_name": app_name, "user_id": user_id}
+        directory = fill_template(template, **{name: values[name] for name in names})
+        legacy = {name: _legacy_name(values[name]) for name in names}
+        if not os.path.isdir(directory) and all(legacy.values()):
+            earlier = template.format(**legacy)
+            if earlier != directory and os.path.isdir(earlier):
+                return earlier
+        return directory
 
     def memory_for(self, app_name: str, user_id: str) -> AgentMemory:
         """The memory of one application and user (one per directory)."""
-        directory = self.memory_dir
-        if "{" in directory:
-            directory = directory.format(app_name=_label(app_name, "app_name"), user_id=_label(user_id, "user_id"))
+        directory = self.directory_for(app_name, user_id)
         with self._lock:
             memory = self._memories.get(directory)
             if memory is None:
                 session = open_session(
                     directory, model=self.model, model_spec=self.model_spec, selector_kind=self.selector
                 )
-                memory = self._memories[directory] = AgentMemory(session, extract=True, by="adk")
+                memory = self._memories[directory] = AgentMemory(session, extract=False, by="adk")
             return memory
 
-    async def add_session_to_memory(self, session: Session) -> None:
-        memory = self.memory_for(session.app_name, session.user_id)
-        key = (memory.session.memory_dir.root, session.id)
+    async def _extract(self, memory: AgentMemory, session_id: str | None, events: Sequence[Event]) -> None:
+        """Extraction over ``events`` with the extractor of one ADK session (its cursor: events it
+        already read are not read again)."""
+        key = (memory.session.memory_dir.root, session_id)
         with self._lock:
             extractor = self._extractors.get(key)
         if extractor is None:
@@ -151,12 +169,29 @@ class MemdirMemoryService(BaseMemoryService):
             with self._lock:
                 extractor = self._extractors.setdefault(key, extractor)
         memory.session.memory_dir.ensure()
-        with acting_as(f"extract:adk:{session.id}", label="adk add_session_to_memory", session=session.id):
-            await extractor.arun_once(to_conversation(session.events))
+        label = f"extract:adk:{session_id}" if session_id else "extract:adk"
+        with acting_as(label, label="adk add to memory", session=session_id):
+            await extractor.arun_once(to_conversation(events))
+
+    async def add_session_to_memory(self, session: Session) -> None:
+        await self._extract(self.memory_for(session.app_name, session.user_id), session.id, session.events)
+
+    async def add_events_to_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        events: Sequence[Event],
+        session_id: str | None = None,
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Extraction over some events of a session (``ctx.add_events_to_memory``: the latest
+        turn, say): read as a delta, after what the session's earlier events taught."""
+        await self._extract(self.memory_for(app_name, user_id), session_id, events)
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         memory = self.memory_for(app_name, user_id)
-        result = memory.toolbox.recaller.recall(query, limit=self.limit)
+        result = memory.toolbox.recaller.recall(query, limit=self.limit, asked=True)
         headers = {header.filename: header for header in memory.session.memory_dir.headers()}
         entries = []
         for surfaced in result.memories:
@@ -199,7 +234,8 @@ class MemdirMemoryService(BaseMemoryService):
             file = file_for_key(entry.id) if entry.id else None
             saved = memory_from_value(file or str(value["name"]), value)
             with acting_as("adk", label="adk add_memory"):
-                directory.save(saved, file=file, force=file is not None)
+                result = directory.save(saved, file=file, force=file is not None)
+            note_index_refused(result, warn=True)
 
     async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str | None = None) -> None:
         if not memory_id:

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memdir.config import MemoryConfig, resolve_config
+from memdir.errors import ConfigError, IndexFullWarning
 from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
+from memdir.integrations.user_dirs import user_memory_dir
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
@@ -27,8 +31,18 @@ from memdir.templates import load_sections
 if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
     from memdir.llm.base import ChatModel
+    from memdir.store.records import SaveResult
 
-__all__ = ["TOOL_DESCRIPTIONS", "WRITE_TOOLS", "AgentMemory", "open_session", "tool_functions"]
+__all__ = [
+    "TOOL_DESCRIPTIONS",
+    "WRITE_TOOLS",
+    "AgentMemory",
+    "Reminder",
+    "note_index_refused",
+    "open_session",
+    "place_reminders",
+    "tool_functions",
+]
 
 # What the model reads about each tool (prompts/agent_tools.md): the same four tools in every framework.
 TOOL_DESCRIPTIONS: Mapping[str, str] = {
@@ -40,6 +54,39 @@ TOOL_DESCRIPTIONS: Mapping[str, str] = {
 WRITE_TOOLS = frozenset({"remember", "update", "forget", "memory"})
 
 _runs = itertools.count(1)
+log = logging.getLogger("memdir")
+
+
+class Reminder(NamedTuple):
+    """A recall reminder a conversation was shown, and the user message it came after."""
+
+    prompt: str
+    text: str
+
+
+def note_index_refused(result: SaveResult, *, warn: bool = False) -> str | None:
+    """When a save got no ``MEMORY.md`` line (the index is full), say so: a logged warning always,
+    and with ``warn`` a Python warning (:class:`~memdir.errors.IndexFullWarning`), for the calls
+    whose answer has no place for it (a store's ``put``); returns the text, for a tool's answer."""
+    text = result.index_warning
+    if text is not None:
+        log.warning("%s", text)
+        if warn:
+            warnings.warn(text, IndexFullWarning, stacklevel=3)
+    return text
+
+
+def place_reminders(prompts: Sequence[str], shown: Sequence[Reminder]) -> dict[int, list[str]]:
+    """Where each reminder goes among a conversation's user messages (``prompts``, in order, the
+    latest last): after the latest message it came after, or after the latest message when its
+    own is gone (a trimmed history). Position in ``prompts`` -> reminder texts, in the order shown."""
+    placed: dict[int, list[str]] = {}
+    if not prompts:
+        return placed
+    last = {prompt: index for index, prompt in enumerate(prompts)}
+    for reminder in shown:
+        placed.setdefault(last.get(reminder.prompt, len(prompts) - 1), []).append(reminder.text)
+    return placed
 
 
 def open_session(
@@ -51,16 +98,29 @@ def open_session(
     model: ChatModel | None = None,
     model_spec: str | None = None,
     selector_kind: str | None = None,
+    user_id: str | None = None,
 ) -> MemorySession:
     """The session an adapter works through: the one given, else one over ``memory_dir`` (used as
     is), else over the project's directory as Claude Code resolves it (``project``, default the
     working directory), so an agent and Claude Code share one memory. A session built here recalls
     with the prompt hook's selector (``memdir.hookSelector``, offline unless set otherwise): the
-    adapters recall before every model call, where the hook does before every prompt."""
+    adapters recall before every model call, where the hook does before every prompt.
+
+    ``user_id`` picks one user's directory: ``memory_dir`` then names ``{user_id}``
+    (``"/srv/memories/{user_id}"``), which becomes a directory name safe for any id
+    (:mod:`memdir.integrations.user_dirs`)."""
     if session is not None:
-        if memory_dir is not None or config is not None:
-            raise ValueError("pass session, or memory_dir/config to build one, not both")
+        if memory_dir is not None or config is not None or user_id is not None:
+            raise ValueError("pass session, or memory_dir/config/user_id to build one, not both")
         return session
+    if memory_dir is not None:
+        memory_dir = user_memory_dir(memory_dir, user_id)
+    elif user_id is not None:
+        raise ConfigError(
+            "user_id needs a memory_dir that names {user_id} (e.g. '/srv/memories/{user_id}'): the project's "
+            "directory is one memory, shared with Claude Code",
+            rule="memory-dir-template",
+        )
     if config is None:
         config = resolve_config(project, memory_dir=os.fspath(memory_dir) if memory_dir is not None else None)
     built = MemorySession(
@@ -68,6 +128,14 @@ def open_session(
     )
     built.selected_kind()  # a wrong kind is reported here, not at the first recall
     return built
+
+
+def _logged(outcome: Outcome) -> Outcome:
+    """A tool's save, with the index's refusal logged for the developer (the model reads it in the answer)."""
+    warning = outcome.payload.get("index_warning")
+    if isinstance(warning, str):
+        log.warning("%s", warning)
+    return outcome
 
 
 def _outcome_text(outcome: Outcome) -> str:
@@ -81,7 +149,7 @@ class AgentMemory:
     four tools, and extraction after a run.
 
     ``extract``: None extracts after a run when the session has a model configured (``model=``,
-    ``MEMDIR_MODEL`` or ``memdir.model``), True requires one (the first run without it raises
+    ``MEMDIR_MODEL`` or ``memdir.model``), True requires one (without it, building this raises
     :class:`~memdir.errors.ModelNotConfigured`), False never extracts."""
 
     def __init__(self, session: MemorySession, *, extract: bool | None = None, by: str = "api") -> None:
@@ -101,6 +169,10 @@ class AgentMemory:
         self._extractor: Extractor | None = None
         self._pending: list[dict[str, Any]] = []
         self._seen: set[str] = set()
+        self._shown: list[Reminder] = []
+        if extract is True:
+            # Required: a missing model is reported now, not after a run's model calls are spent.
+            self._extractor = session.extractor()
 
     # -- what the model is shown -------------------------------------------------------------
     def instructions(self) -> str | None:
@@ -116,23 +188,36 @@ class AgentMemory:
     def reminders(self, user_text: str) -> tuple[str, ...]:
         """The recall reminders for the latest user message, computed once per message: asked again
         for the same message (each model call of one turn), the same reminders come back, and a
-        memory already shown in this conversation is not shown again on a later turn."""
+        memory already shown in this conversation is not recalled again on a later turn (it stays
+        in :meth:`in_view`)."""
         with self._lock:
             if self._turn is not None and self._turn[0] == user_text:
                 return self._turn[1]
             result = self.session.recall(user_text)
             self._turn = (user_text, tuple(result.reminders))
+            self._shown.extend(Reminder(user_text, text) for text in result.reminders)
             return self._turn[1]
 
-    def reminder_text(self, user_text: str) -> str | None:
-        """:meth:`reminders` as one text (None when there are none), for frameworks that take one message."""
-        found = self.reminders(user_text)
-        return "\n\n".join(found) if found else None
+    def in_view(self, user_text: str) -> tuple[Reminder, ...]:
+        """Every reminder this conversation has been shown, in order, those of the latest user
+        message (``user_text``, recalled now if it is new) last. A memory shown once stays in view
+        for the rest of the conversation: frameworks that do not keep the reminders in the history
+        they hand back (pydantic-ai after 2.0, the Agents SDK) get each one again after its message
+        (:func:`place_reminders`), and the model sees on the tenth turn what it saw on the first."""
+        self.reminders(user_text)
+        with self._lock:
+            return tuple(self._shown)
+
+    def shown_texts(self) -> frozenset[str]:
+        """The text of every reminder shown so far (extraction marks these messages as memdir's own)."""
+        with self._lock:
+            return frozenset(reminder.text for reminder in self._shown)
 
     def clear(self) -> None:
         """A new conversation: rebuild the instructions and show every memory again."""
         with self._lock:
             self._turn = None
+            self._shown.clear()
         self.session.clear()
 
     # -- the tools ---------------------------------------------------------------------------
@@ -142,7 +227,7 @@ class AgentMemory:
     def remember(self, name: str, description: str, content: str, type: str | None = None) -> str:
         with acting_as(self.by, label=f"{self.by} remember"):
             outcome = self.toolbox.remember(type=type, name=name, description=description, body=content)
-        return _outcome_text(outcome)
+        return _outcome_text(_logged(outcome))
 
     def update(
         self,
@@ -157,7 +242,7 @@ class AgentMemory:
             outcome = self.toolbox.update(
                 file, name=name, description=description, type=type, body=content, append=append
             )
-        return _outcome_text(outcome)
+        return _outcome_text(_logged(outcome))
 
     def forget(self, file: str) -> str:
         with acting_as(self.by, label=f"{self.by} forget"):

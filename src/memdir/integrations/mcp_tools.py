@@ -102,6 +102,7 @@ def _save_json(result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
     }
     if result.index_refused is not None:
         payload["index_refused"] = result.index_refused
+        payload["index_warning"] = result.index_warning
     if entry is not None:
         payload["index_line"] = entry.render()
     neutral: dict[str, Any] = _neutral(payload)
@@ -165,7 +166,7 @@ class MemoryToolbox:
     def recall(self, query: str, *, limit: int = 5) -> Outcome:
         """The memories relevant to ``query``, rendered as the system reminders an agent receives."""
         try:
-            result = self.recaller.recall(query, limit=max(1, min(limit, 20)))
+            result = self.recaller.recall(query, limit=max(1, min(limit, 20)), asked=True)
         except MemdirError as exc:
             return Outcome.refused(exc)
         if result.reminders:

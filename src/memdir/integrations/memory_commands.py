@@ -128,6 +128,18 @@ class MemoryCommands:
             return [h.filename for h in self.memory_dir.headers() if h.filename.startswith(prefix)]
         return [rel] if self._is_topic(rel) else []
 
+    @staticmethod
+    def _not_the_index(target: _Target) -> None:
+        """Refuse to delete or move an index, or to move a file onto one: memdir keeps each
+        ``MEMORY.md`` in step with the memories it lists, and a model that removed it would take
+        every line away from Claude Code at once."""
+        if os.path.basename(target.rel) == ENTRYPOINT_NAME:
+            raise CommandError(
+                f"{target.shown} is the index memdir keeps in step with the memories; delete or rename the memories "
+                "it lists instead (each one's line follows it)",
+                rule="index-not-memory",
+            )
+
     def _index_note(self, changed: bool) -> str:
         note = f"\n{MEMORIES_ROOT}/{ENTRYPOINT_NAME} was updated to match." if changed else ""
         if self.memory_dir.proposes:  # memdir.agentWrites is review
@@ -285,6 +297,7 @@ class MemoryCommands:
                 return f"Successfully deleted {path}" + self._index_note(result.index_changed)
             topics = self._topics_under(target.rel)
             self.memory_dir.check_removal(target.path)
+            self._not_the_index(target)
             if os.path.isdir(target.path) and not os.path.islink(target.path):
                 remove_tree(target.path)
             elif os.path.lexists(target.path):
@@ -312,6 +325,8 @@ class MemoryCommands:
                 raise CommandError(f"Cannot move {old_path} into itself ({new_path})", rule="rename-into-self")
             topics = self._topics_under(old.rel)
             self.memory_dir.check_move(old.path, new.path)
+            self._not_the_index(old)
+            self._not_the_index(new)
             ensure_dir(os.path.dirname(new.path))
             move_path(old.path, new.path)
             changed = False

@@ -10,7 +10,8 @@ extraction after a run.
   Claude Code's prompt hook does; ``input_filter`` is the filter alone, for a config of your own;
 * ``hooks``: ``RunHooks`` that collect what the model saw and said and, when the agent ends, hand
   the run to memdir's extraction with the session's model, in the background (``drain()`` waits),
-  unless the agent saved a memory itself in that run.
+  unless the agent saved a memory itself in that run; :func:`combine_hooks` joins them with the
+  application's own.
 
 The SDK's sandbox memory (``agents.sandbox.capabilities.Memory``) cannot share a memdir directory:
 its ``MEMORY.md`` is a handbook that its consolidation phase rewrites whole, where memdir's is an
@@ -28,7 +29,13 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session, tool_functions
+from memdir.integrations.agent_memory import (
+    TOOL_DESCRIPTIONS,
+    AgentMemory,
+    open_session,
+    place_reminders,
+    tool_functions,
+)
 from memdir.memory_session import MemorySession
 
 try:
@@ -38,7 +45,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the OpenAI Agents SDK adapter needs openai-agents: pip install 'memdir[openai-agents]'") from exc
 
-__all__ = ["MemdirAgentMemory", "memdir_tools", "to_conversation"]
+__all__ = ["MemdirAgentMemory", "combine_hooks", "memdir_tools", "to_conversation"]
 
 
 def _tools(memory: AgentMemory) -> list[FunctionTool]:
@@ -136,15 +143,69 @@ class _ExtractionHooks(RunHooks[Any]):
 
     async def on_agent_end(self, context: RunContextWrapper[Any], agent: Agent[Any], output: Any) -> None:
         items, self.items = self.items, []
-        self.owner.memory.after_run(to_conversation(items, meta=frozenset(self.owner.shown)))
+        memory = self.owner.memory
+        memory.after_run(to_conversation(items, meta=memory.shown_texts()))
+
+
+class _EveryHooks(RunHooks[Any]):
+    """Each event handed to every one of ``hooks``, in order (see :func:`combine_hooks`)."""
+
+    def __init__(self, hooks: Sequence[RunHooks[Any]]) -> None:
+        self.hooks = tuple(hooks)
+
+    async def _each(self, event: str, *args: Any, **kwargs: Any) -> None:
+        for hook in self.hooks:
+            await getattr(hook, event)(*args, **kwargs)
+
+    async def on_agent_start(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_agent_start", *args, **kwargs)
+
+    async def on_agent_end(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_agent_end", *args, **kwargs)
+
+    async def on_handoff(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_handoff", *args, **kwargs)
+
+    async def on_tool_start(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_tool_start", *args, **kwargs)
+
+    async def on_tool_end(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_tool_end", *args, **kwargs)
+
+    async def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_llm_start", *args, **kwargs)
+
+    async def on_llm_end(self, *args: Any, **kwargs: Any) -> None:
+        await self._each("on_llm_end", *args, **kwargs)
+
+
+def combine_hooks(*hooks: RunHooks[Any] | None) -> RunHooks[Any]:
+    """One ``RunHooks`` that hands every event to each of ``hooks`` in turn (None are left out):
+    ``Runner.run(..., hooks=combine_hooks(memory.hooks, MyHooks()))`` keeps memdir's extraction
+    and the application's own hooks, where the SDK takes one object."""
+    given = [hook for hook in hooks if hook is not None]
+    return given[0] if len(given) == 1 else _EveryHooks(given)
+
+
+def _user_items(items: Sequence[object], reminders: frozenset[str]) -> list[tuple[int, str]]:
+    """Each user message of a model input (recall reminders aside), and its text, in order."""
+    found: list[tuple[int, str]] = []
+    for index, raw in enumerate(items):
+        item = _plain(raw)
+        if item.get("role") == "user" and item.get("type") in (None, "message"):
+            text = _text(item.get("content"))
+            if text and text not in reminders:
+                found.append((index, text))
+    return found
 
 
 class MemdirAgentMemory:
     """Claude Code's memory for an OpenAI Agents SDK agent (see the module docstring).
 
     ``memory_dir`` is used as it is; ``session`` uses a :class:`MemorySession`'s directory and model;
-    with neither, the project's directory as Claude Code resolves it. ``extract``: None extracts
-    after a run when a model is configured for memdir, True requires one, False never extracts."""
+    with neither, the project's directory as Claude Code resolves it. ``user_id`` picks one user's
+    directory of a ``memory_dir`` that names ``{user_id}``. ``extract``: None extracts after a run
+    when a model is configured for memdir, True requires one, False never extracts."""
 
     def __init__(
         self,
@@ -152,29 +213,34 @@ class MemdirAgentMemory:
         *,
         session: MemorySession | None = None,
         extract: bool | None = None,
+        user_id: str | None = None,
     ) -> None:
-        self.memory = AgentMemory(open_session(memory_dir, session=session), extract=extract, by="openai-agents")
+        self.memory = AgentMemory(
+            open_session(memory_dir, session=session, user_id=user_id), extract=extract, by="openai-agents"
+        )
         self.tools = _tools(self.memory)
         self.hooks: RunHooks[Any] = _ExtractionHooks(self)
-        self.shown: set[str] = set()
 
     def input_filter(self, data: CallModelData[Any]) -> ModelInputData:
-        """The ``call_model_input_filter``: the memory instructions, and the reminders after the latest user message."""
+        """The ``call_model_input_filter``: the memory instructions, and every reminder of the
+        conversation right after the user message it came after (the latest message's new ones,
+        and those of earlier turns that a history passed back with ``result.to_input_list()``,
+        which never holds them, would otherwise lose)."""
         model_data = data.model_data
         section = self.memory.instructions()
         instructions = model_data.instructions
         if section:
             instructions = f"{instructions}\n\n{section}" if instructions else section
         items = list(model_data.input)
-        for index in range(len(items) - 1, -1, -1):
-            item = _plain(items[index])
-            if item.get("role") == "user" and item.get("type") in (None, "message"):
-                prompt = _text(item.get("content"))
-                reminder = self.memory.reminder_text(prompt) if prompt and prompt not in self.shown else None
-                if reminder and not any(_plain(other).get("content") == reminder for other in items):
-                    self.shown.add(reminder)
-                    items.insert(index + 1, {"role": "user", "content": reminder})
-                break
+        users = _user_items(items, self.memory.shown_texts())
+        if users:
+            shown = self.memory.in_view(users[-1][1])
+            present = {_text(_plain(item).get("content")) for item in items}
+            missing = [reminder for reminder in shown if reminder.text not in present]
+            placed = place_reminders([text for _, text in users], missing)
+            for position in sorted(placed, reverse=True):  # from the end, so earlier indexes hold
+                after = users[position][0] + 1
+                items[after:after] = [{"role": "user", "content": text} for text in placed[position]]
         return ModelInputData(input=items, instructions=instructions)
 
     def run_config(self, **options: Any) -> RunConfig:

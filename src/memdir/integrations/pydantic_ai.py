@@ -24,7 +24,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memdir.errors import MemdirError
-from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS, AgentMemory, open_session, tool_functions
+from memdir.integrations.agent_memory import (
+    TOOL_DESCRIPTIONS,
+    AgentMemory,
+    open_session,
+    place_reminders,
+    tool_functions,
+)
 from memdir.integrations.memory_commands import MemoryCommands
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
@@ -178,15 +184,16 @@ def to_conversation(messages: Sequence[ModelMessage], *, meta: frozenset[str] = 
     return out
 
 
-def _latest_prompt(messages: Sequence[ModelMessage]) -> tuple[int, str] | None:
-    """The last request that carries a user prompt, and that prompt's text."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
+def _prompts(messages: Sequence[ModelMessage], reminders: frozenset[str]) -> list[tuple[int, str]]:
+    """Each request that carries a user prompt (recall reminders aside), and that prompt's text, in order."""
+    found: list[tuple[int, str]] = []
+    for index, message in enumerate(messages):
         if isinstance(message, ModelRequest):
             texts = [_text_of(p.content) for p in message.parts if isinstance(p, UserPromptPart)]
-            if any(texts):
-                return index, "\n".join(t for t in texts if t)
-    return None
+            said = [text for text in texts if text and text not in reminders]
+            if said:
+                found.append((index, "\n".join(said)))
+    return found
 
 
 @dataclass
@@ -201,12 +208,14 @@ class MemdirCapability(AbstractCapability[Any]):
     session: MemorySession | None = None
     extract: bool | None = None
     tools: bool = True
+    user_id: str | None = None
     memory: AgentMemory = field(init=False, repr=False)
-    _shown: set[str] = field(init=False, repr=False, default_factory=set)
 
     def __post_init__(self) -> None:
         self.memory = AgentMemory(
-            open_session(self.memory_dir, session=self.session), extract=self.extract, by="pydantic-ai"
+            open_session(self.memory_dir, session=self.session, user_id=self.user_id),
+            extract=self.extract,
+            by="pydantic-ai",
         )
 
     @classmethod
@@ -222,25 +231,34 @@ class MemdirCapability(AbstractCapability[Any]):
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        latest = _latest_prompt(request_context.messages)
-        if latest is None:
+        """Put every reminder of the conversation after the prompt it came after, unless the
+        history already holds it: the latest prompt's new ones, and those of earlier turns that a
+        history handed back without them (``result.all_messages()``) no longer carries."""
+        prompts = _prompts(request_context.messages, self.memory.shown_texts())
+        if not prompts:
             return request_context
-        index, prompt = latest
-        reminder = self.memory.reminder_text(prompt)
-        if reminder is None:
+        shown = self.memory.in_view(prompts[-1][1])
+        present = {
+            _text_of(part.content)
+            for message in request_context.messages
+            if isinstance(message, ModelRequest)
+            for part in message.parts
+            if isinstance(part, UserPromptPart)
+        }
+        missing = [reminder for reminder in shown if reminder.text not in present]
+        if not missing:
             return request_context
-        request = request_context.messages[index]
-        assert isinstance(request, ModelRequest)
-        if any(isinstance(p, UserPromptPart) and p.content == reminder for p in request.parts):
-            return request_context  # already in the history this run carries
-        self._shown.add(reminder)
         messages = list(request_context.messages)
-        messages[index] = replace(request, parts=[*request.parts, UserPromptPart(content=reminder)])
+        for position, texts in place_reminders([prompt for _, prompt in prompts], missing).items():
+            index = prompts[position][0]
+            request = messages[index]
+            assert isinstance(request, ModelRequest)
+            messages[index] = replace(request, parts=[*request.parts, *(UserPromptPart(content=t) for t in texts)])
         request_context.messages = messages
         return request_context
 
     async def after_run(self, ctx: RunContext[Any], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
-        self.memory.after_run(to_conversation(result.new_messages(), meta=frozenset(self._shown)))
+        self.memory.after_run(to_conversation(result.new_messages(), meta=self.memory.shown_texts()))
         return result
 
     def drain(self, timeout: float = 60.0) -> bool:

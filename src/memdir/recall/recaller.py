@@ -88,15 +88,16 @@ class RecallResult(NamedTuple):
     notes: tuple[str, ...] = ()
 
 
-def prefetch_skip_reason(query: str, state: RecallState | None) -> str | None:
-    """Why recall should not run for this message, or None when it should."""
+def prefetch_skip_reason(query: str, state: RecallState | None, *, asked: bool = False) -> str | None:
+    """Why recall should not run for this message, or None when it should. ``asked``: a search
+    someone asked for (a recall tool, a memory service's search), where one word is the query."""
     text = query.strip()
     if not text:
         return "empty message"
     # Claude Code counts a message without whitespace as one word and skips it; memdir also counts
     # one with two letters of a script written without spaces (Chinese, Japanese, Thai) as more,
     # since a whole sentence in those scripts has no space in it.
-    if not any(ch.isspace() for ch in text) and not has_unspaced_words(text):
+    if not asked and not any(ch.isspace() for ch in text) and not has_unspaced_words(text):
         return "single-word message"
     if state is not None and state.surfaced_bytes >= SESSION_SURFACED_BUDGET:
         return f"session budget of {SESSION_SURFACED_BUDGET} characters already surfaced"
@@ -250,9 +251,11 @@ class Recaller:
         state: RecallState | None = None,
         recent_tools: Sequence[str] = (),
         limit: int | None = None,
+        asked: bool = False,
     ) -> RecallResult:
-        """The memories to surface for ``query``, read and rendered, recorded in ``state``."""
-        reason = prefetch_skip_reason(query, state)
+        """The memories to surface for ``query``, read and rendered, recorded in ``state``.
+        ``asked``: an explicit search (a tool call), not a chat message: one word is searched too."""
+        reason = prefetch_skip_reason(query, state, asked=asked)
         if reason is not None:
             return RecallResult(skipped=reason)
         cap = limit or self.limit

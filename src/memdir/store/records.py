@@ -26,6 +26,18 @@ class SaveResult:
     index_changed: bool
     index_refused: str | None = None
 
+    @property
+    def index_warning(self) -> str | None:
+        """What to tell whoever saved, when the memory got no index line: that it is kept and
+        recalled, why the index refused it, and what to run."""
+        if self.index_refused is None:
+            return None
+        return (
+            f"{self.file} is saved and recall finds it, but {self.index_file} has no line for it: "
+            f"{self.index_refused}. Run `memdir doctor` to see the index's size and which lines to shorten, merge "
+            "or remove."
+        )
+
 
 @dataclass(frozen=True)
 class DeleteResult:

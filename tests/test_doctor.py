@@ -127,3 +127,44 @@ def test_fix_adds_thousands_of_lines_in_batches_keeping_prose_and_dropping_dangl
     assert lines[:3] == ["# My notes", "", "- [N7 as I wrote it](user_n0007.md) — mine"]
     assert len(lines) == 3 + 2_499
     assert lines[3] == "- [N0](user_n0000.md) — note 0" and lines[-1] == "- [N2499](user_n2499.md) — note 2499"
+
+
+def store_of(mem, count, *, hook):
+    """``count`` memories, listed in MEMORY.md with index lines of the given hook (as a person or a
+    model might have written them, longer than memdir writes them)."""
+    lines = []
+    for n in range(count):
+        write(mem, f"user_n{n:03}.md", f"---\nname: N{n}\ndescription: {hook} {n}\ntype: user\n---\n\nbody {n}\n")
+        lines.append(f"- [N{n}](user_n{n:03}.md) — {hook} {n}")
+    write(mem, "MEMORY.md", "\n".join(lines) + "\n")
+
+
+def test_doctor_names_where_claude_code_cuts_the_index_and_the_memories_past_the_cut(tmp_path):
+    mem = tmp_path / "mem"
+    store_of(mem, 204, hook="note")
+    report = check_memory_dir(MemoryDir(mem))
+    [problem] = report.problems
+    assert (problem.file, problem.line, problem.rule) == ("MEMORY.md", 200, "index-truncated")
+    assert "204 lines, over the 200-line limit: Claude Code loads only up to line 200" in problem.message
+    assert "the 4 memories listed after it (user_n200.md, user_n201.md, user_n202.md, user_n203.md)" in problem.message
+
+
+def test_doctor_fix_compacts_long_index_lines_until_claude_code_loads_the_whole_index(tmp_path):
+    mem = tmp_path / "mem"
+    store_of(mem, 190, hook="when this matters and why, in more words than an index line needs " * 2)
+    memories = {path.name: path.read_bytes() for path in mem.glob("user_*.md")}
+    assert [p.rule for p in check_memory_dir(MemoryDir(mem)).problems] == ["index-truncated"]
+    report = check_memory_dir(MemoryDir(mem), fix=True)
+    assert report.ok and report.fixed == ("MEMORY.md",)
+    index = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert len(index.splitlines()) == 190 and all(len(line) <= 150 for line in index.splitlines())
+    assert {path.name: path.read_bytes() for path in mem.glob("user_*.md")} == memories
+
+
+def test_doctor_measures_the_index_as_the_release_does_when_told_to_skip_comments(tmp_path):
+    mem = tmp_path / "mem"
+    store_of(mem, 199, hook="note")
+    index = mem / "MEMORY.md"
+    index.write_text("<!--\nkept\nfor\nthe team\n-->\n" + index.read_text(encoding="utf-8"), encoding="utf-8")
+    assert [p.rule for p in check_memory_dir(MemoryDir(mem)).problems] == ["index-truncated"]
+    assert check_memory_dir(MemoryDir(mem), skip_index_comments=True).ok

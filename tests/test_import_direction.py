@@ -44,6 +44,7 @@ LAYERS = {
     "team": 3,
     "agents": 3,
     "doctor": 3,
+    "loaded_index": 3,  # what Claude Code loads of MEMORY.md
     "memory_stores": 3,
     # the composition root: builds the store, the index, the selector and the agents from the configuration
     "memory_session": 4,

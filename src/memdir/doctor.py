@@ -24,7 +24,8 @@ import yaml
 from memdir.errors import MemdirError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.frontmatter import decode_memory_bytes
-from memdir.model.index import IndexEntry, parse_entries, remove_entries, truncate_entrypoint_content, upsert_entries
+from memdir.model.index import IndexEntry, parse_entries, remove_entries, upsert_entries
+from memdir.model.index_load import compact_index, index_load, truncation_message
 from memdir.model.markup import describe_markup, find_markup
 from memdir.model.memory import Memory
 from memdir.model.yaml12 import load_yaml12
@@ -303,6 +304,7 @@ def _check_index(
     fix: bool,
     doubtful: frozenset[str] = frozenset(),
     full_indexes: list[Problem] | None = None,
+    skip_comments: bool = False,
 ) -> tuple[list[Problem], list[str]]:
     """Problems of one MEMORY.md against the topic files it should list (relative to its folder)."""
     index_path = os.path.join(memory_dir.root, index_rel)
@@ -313,18 +315,14 @@ def _check_index(
         return [], []  # too large, not UTF-8 or not a file: the file check has reported it
     problems: list[Problem] = []
     fixed: list[str] = []
-    truncated = truncate_entrypoint_content(text)
-    if truncated.was_truncated:
-        problems.append(
-            Problem(
-                index_rel,
-                None,
-                "index-truncated",
-                f"{index_rel} is {truncated.line_count} lines / {truncated.byte_count} characters; only "
-                "the first 200 lines and 25,000 characters are loaded. Shorten entries or move detail "
-                "into topic files",
-            )
-        )
+    if fix and memory_dir.rewrite_index(
+        functools.partial(compact_index, skip_comments=skip_comments), index_path=index_path
+    ):
+        fixed.append(index_rel)
+        text = memory_dir.index_text(index_path)
+    load = index_load(text, skip_comments=skip_comments)
+    if load.truncated:
+        problems.append(Problem(index_rel, load.last_line, "index-truncated", truncation_message(index_rel, load)))
     listed: set[str] = set()
     dangling: list[str] = []
     for line_number, entry in parse_entries(text):
@@ -361,7 +359,7 @@ def _check_index(
             if m.name and m.description and (f"{base}/{target}" if base else target) not in doubtful
         ]
         changed, refusal = _repair_index(memory_dir, index_path, dangling, entries)
-        if changed:
+        if changed and index_rel not in fixed:
             fixed.append(index_rel)
         if refusal is not None:
             message = (
@@ -421,10 +419,14 @@ def _batch(current: str, *, drop: list[str], add: list[IndexEntry]) -> str:
     return upsert_entries(kept, fitting) if fitting else kept
 
 
-def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Progress | None = None) -> DoctorReport:
+def check_memory_dir(
+    memory_dir: MemoryDir, *, fix: bool = False, progress: Progress | None = None, skip_index_comments: bool = False
+) -> DoctorReport:
     """Every problem in the directory; with ``fix``, repair the indexes first and report what is left.
 
     ``progress(done, total)`` is called as files are checked, for a progress bar on large stores.
+    ``skip_index_comments``: the Claude Code release measures ``MEMORY.md`` without its frontmatter
+    and comments (``ReleaseRules.index_limits_skip_comments``).
     """
     if not os.path.isdir(memory_dir.root):
         return DoctorReport(problems=())
@@ -455,13 +457,13 @@ def check_memory_dir(memory_dir: MemoryDir, *, fix: bool = False, progress: Prog
     index_problems: list[Problem] = []
     full: list[Problem] = []  # indexes --fix could not add every line to
     for index_rel in indexes:
-        found, repaired = _check_index(memory_dir, index_rel, memories, fix, doubtful, full)
+        found, repaired = _check_index(memory_dir, index_rel, memories, fix, doubtful, full, skip_index_comments)
         index_problems.extend(found)
         fixed.extend(repaired)
     if fixed:
         index_problems = []
         for index_rel in indexes:
-            found, _ = _check_index(memory_dir, index_rel, memories, False)
+            found, _ = _check_index(memory_dir, index_rel, memories, False, skip_comments=skip_index_comments)
             index_problems.extend(found)
     notes = tuple(Problem(*note) for note in store_notes(memory_dir.headers(), memories, time.strftime("%Y-%m-%d")))
     return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=notes)

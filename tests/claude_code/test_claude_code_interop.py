@@ -262,6 +262,29 @@ def test_hook_context_from_memdir_hooks_install_reaches_the_model_unescaped(
     assert "&lt;" not in everything and "&gt;" not in everything
 
 
+def hook_system_messages(stdout: str) -> list[str]:
+    """The ``systemMessage`` of every hook answer a stream-json session printed (what the person sees)."""
+    events = [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
+    answers = [e.get("stdout", "") for e in events if e.get("subtype") == "hook_response"]
+    return [json.loads(a)["systemMessage"] for a in answers if a.startswith("{") and "systemMessage" in a]
+
+
+def test_session_start_tells_the_person_not_the_model_how_many_memories_the_cut_index_hides(
+    sandbox: Sandbox,
+) -> None:
+    memory = sandbox.memory_dir()
+    memory.mkdir(parents=True, exist_ok=True)
+    lines = "".join(f"- [Note {n}](user_note_{n}.md) — note {n}\n" for n in range(206))
+    (memory / "MEMORY.md").write_text(lines, encoding="utf-8")
+    argv = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"]
+    turn = {"stdin": json.dumps({"type": "user", "message": {"role": "user", "content": QUERY}})}
+    session = {**sandbox.claude_raw(*argv), "turns": [turn]}
+    outcome = sandbox.run([sandbox.memdir("hooks", "install", "--scope", "project"), session], rules=[])
+    [said] = hook_system_messages(outcome.step(1)["stdout"])
+    assert "MEMORY.md is cut at line 200" in said and "Claude Code will not see 6 memories" in said, said
+    assert outcome.main_requests() and all("memdir doctor" not in json.dumps(b) for b in outcome.messages_requests())
+
+
 def test_the_prompt_hook_calls_no_model_even_with_memdir_model_set(sandbox: Sandbox) -> None:
     steps = [*seed(sandbox), sandbox.memdir("hooks", "install", "--scope", "project"), sandbox.claude(QUERY)]
     steps[-1]["env"] = {"MEMDIR_MODEL": "anthropic:claude-haiku-4-5"}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_claude_code_interop import DEPLOY_BODY, QUERY, seed, texts, tool_results
+from test_claude_code_interop import DEPLOY_BODY, QUERY, hook_system_messages, seed, texts, tool_results
 
 from conftest import SYSTEM_PATH, Outcome, Sandbox
 
@@ -148,12 +148,8 @@ def test_without_memdir_the_plugin_says_once_how_to_install_it_and_the_session_g
 
     ran = outcome.step(2)
     assert ran["rc"] == 0 and ran["turns"][0]["ended"], outcome.describe(2)
-    events = [json.loads(line) for line in ran["stdout"].splitlines() if line.startswith("{")]
-    said = [
-        json.loads(e["stdout"])["systemMessage"]
-        for e in events
-        if e.get("subtype") == "hook_response" and "systemMessage" in e.get("stdout", "")
-    ]
+    said = hook_system_messages(ran["stdout"])
     assert len(said) == 1 and said[0].startswith(HINT) and "\n" not in said[0], said
-    assert events[-1]["type"] == "result" and events[-1]["result"] == "OK.", events[-1]
+    last = json.loads(ran["stdout"].splitlines()[-1])
+    assert last["type"] == "result" and last["result"] == "OK.", last
     assert outcome.main_requests() and all(HINT not in json.dumps(b) for b in outcome.messages_requests())

@@ -90,3 +90,36 @@ def test_doctor_lists_problems_and_fix_repairs_the_index(run):
     ) not in remaining
     index = (memory_dir / "MEMORY.md").read_text(encoding="utf-8")
     assert "(orphan.md)" in index and "gone.md" not in index and "(user_role.md)" in index
+
+
+def test_doctor_says_whether_claude_code_loads_the_index_whole_truncated_or_not_at_all(run, monkeypatch):
+    assert "Claude Code does not load" in run("doctor").stdout and "there is no index yet" in run("doctor").stdout
+    run("add", "--type", "user", "--name", "Role", "--description", "Backend lead")
+    whole = run("doctor")
+    assert whole.exit_code == 0 and "MEMORY.md whole (1 line, " in whole.stdout
+    index = json.loads(run("path", "--json").stdout)["entrypoint"]
+    with open(index, "a", encoding="utf-8") as handle:
+        handle.write("".join(f"- [Note {n}](user_note_{n}.md) — note {n}\n" for n in range(203)))
+    cut = run("doctor")
+    assert cut.exit_code == 1
+    assert "MEMORY.md truncated, up to line 200 (the 200-line limit): 4 memories listed after the cut" in cut.stdout
+    assert "  past the cut, line 201: user_note_199.md (Note 199)" in cut.stdout
+    data = json.loads(run("doctor", "--json").stdout)["claude_code"]
+    assert (data["status"], data["cut_by"], data["last_line"], data["lines"]) == ("truncated", ["lines"], 200, 204)
+    assert [d["file"] for d in data["dropped"]] == [f"user_note_{n}.md" for n in range(199, 203)]
+    other = run("--memory-dir", str(run.tmp / "elsewhere"), "doctor", "--json")
+    assert "not this project's memory directory" in json.loads(other.stdout)["claude_code"]["reason"]
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
+    off = json.loads(run("doctor", "--json").stdout)["claude_code"]
+    assert off["status"] == "not loaded" and off["reason"].startswith("auto memory is off")
+
+
+def test_doctor_names_each_file_once_per_line(run):
+    run("add", "--type", "user", "--name", "Role", "--description", "Backend lead")
+    memory = run("path").stdout.strip()
+    with open(f"{memory}nofront.md", "w", encoding="utf-8") as handle:
+        handle.write("just text\n")
+    out = run("doctor").stdout
+    rows = [line for line in out.splitlines() if line.startswith("nofront.md")]
+    assert len(rows) == 2 and all(row.count("nofront.md") == 1 for row in rows), rows
+    assert "nofront.md:1: [no-frontmatter] has no frontmatter" in rows[0]

@@ -36,7 +36,7 @@ def test_list_draws_a_table_on_a_terminal(store, env):
 def test_doctor_draws_its_problems_as_a_table_on_a_terminal(store, env):
     (store.as_path() / "nofront.md").write_text("just text\n", encoding="utf-8")
     shown, _ = on_terminal(["--memory-dir", store.root, "doctor"], env, "stdout")
-    assert "problem(s) in" in shown and "no-frontmatter" in shown and "━" in shown
+    assert "2 problems in" in shown and "no-frontmatter" in shown and "━" in shown
 
 
 def test_reindex_shows_a_progress_bar_on_a_terminal_and_none_when_piped(tmp_path, env):

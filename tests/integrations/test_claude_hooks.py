@@ -579,3 +579,17 @@ def test_the_prompt_hook_surfaces_an_update_worded_apart_from_the_question_inste
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert f"Memory: {saved['Shift swap'].path}:" in context
     assert f"Memory: {saved['On call'].path}:" not in context
+
+
+def test_session_start_tells_the_person_how_many_memories_a_truncated_index_hides(tmp_path, project, env, memories):
+    data = written_by(hook_input(tmp_path, project, source="startup"), "2.1.88")
+    quiet = run_hook("session-start", data, environment=read_environment(env))
+    assert quiet.output is None
+    lines = [f"- [Note {n}](user_note_{n}.md) — note number {n}" for n in range(212)]
+    with open(memories.entrypoint, "a", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    told = run_hook("session-start", data, environment=read_environment(env))
+    assert told.output is not None and list(told.output) == ["systemMessage"]  # for the person, not the model
+    [message] = told.output["systemMessage"].splitlines()
+    assert "MEMORY.md is cut at line 200 (the 200-line limit)" in message
+    assert "Claude Code will not see 13 memories" in message and "'memdir doctor' names them" in message

@@ -416,3 +416,27 @@ def test_a_search_without_filters_shows_the_best_thousand(client: TestClient, se
     assert "The best 1000 of 1007 memories" in html.unescape(page)
     filtered = client.get("/", params={"q": "deploy notes", "type": "project"}).text
     assert "1005 of 1007 memories match" in html.unescape(filtered)
+
+
+def test_the_doctor_page_says_what_claude_code_loads_and_links_the_memories_past_the_cut(tmp_path: Path) -> None:
+    from memdir.config import resolve_config
+    from memdir.ui.services import build_services
+
+    project = tmp_path / "project"
+    project.mkdir()
+    config = resolve_config(str(project), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "c"), "HOME": str(tmp_path)})
+    root = Path(config.memory_dir)
+    store = MemoryDir(root)
+    for n in range(190):
+        why = "when this matters and why, in more words than an index line needs " * 2
+        store.save(Memory(name=f"Note {n:03}", description=f"note {n}", type=MemoryType.USER, body="x"))
+        index = root / "MEMORY.md"
+        text = index.read_text(encoding="utf-8").replace(f"— note {n}\n", f"— {why}{n}\n")
+        index.write_text(text, encoding="utf-8")
+    with TestClient(create_ui_app(build_services(config), token=TOKEN), base_url="http://127.0.0.1:8123") as c:
+        c.get(f"/?token={TOKEN}")
+        page = c.get("/doctor").text
+        assert "What Claude Code loads" in page and "MEMORY.md truncated, up to line" in page
+        assert '<a href="/m/user_note_189.md">Note 189</a>' in page
+        fixed = c.post("/doctor", data={"csrf": csrf_of(page)}).text
+    assert "Repaired MEMORY.md" in fixed and "MEMORY.md whole (190 lines" in fixed

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TextIO
 
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
-from memdir.doctor import DoctorReport, check_memory_dir
+from memdir.doctor import DoctorReport, Problem, check_memory_dir
 from memdir.errors import ConfigError
+from memdir.loaded_index import claude_code_load
 from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
 from memdir.recall.recaller import Recaller
@@ -205,9 +207,13 @@ def recall(
 @pass_state
 @recorded_as("doctor")
 def doctor(state: CliState, fix: bool, as_json: bool) -> None:
-    """Check every memory file and index; exit 1 when problems remain."""
+    """Check every memory file and index, and say what Claude Code loads of MEMORY.md; exit 1
+    when problems remain."""
+    loaded = claude_code_load(state.config)
     with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:
-        report = check_memory_dir(state.memory_dir, fix=fix, progress=advance)
+        report = check_memory_dir(state.memory_dir, fix=fix, progress=advance, skip_index_comments=loaded.skip_comments)
+    if report.fixed:
+        loaded = claude_code_load(state.config)
     report = _with_agent_hooks(state, report)
     if as_json:
         echo_json(
@@ -216,31 +222,40 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
                 "problems": [p.as_json() for p in report.problems],
                 "fixed": list(report.fixed),
                 "notes": [n.as_json() for n in report.notes],
+                "claude_code": loaded.as_json(),
             }
         )
     else:
         for index in report.fixed:
             click.echo(f"fixed {index}")
-        rows = [(f"{p.file}:{p.line}" if p.line else p.file, p.rule, p.message) for p in report.problems]
+        rows = [(f"{p.file}:{p.line}" if p.line else p.file, p.rule, without_file(p)) for p in report.problems]
+        count = len(rows)
         print_table(
-            f"{len(rows)} problem(s) in {state.memory_dir.root}",
+            f"{count} {'problem' if count == 1 else 'problems'} in {state.memory_dir.root}",
             ("file", "rule", "problem"),
             rows,
             lambda row: f"{row[0]}: [{row[1]}] {row[2]}",
         )
         for note in report.notes:
-            click.echo(f"note: {note.file}: [{note.rule}] {note.message}")
+            click.echo(f"note: {note.file}: [{note.rule}] {without_file(note)}")
+        click.echo(loaded.summary())
+        for line, entry in loaded.load.dropped if loaded.load else ():
+            click.echo(f"  past the cut, line {line}: {entry.file} ({entry.title})")
         if report.ok:
             click.echo(f"ok: {state.memory_dir.root}")
     if not report.ok:
         raise SystemExit(1)
 
 
+def without_file(problem: Problem) -> str:
+    """A problem's message without the file name (and line) it starts with: its row names them."""
+    return re.sub(rf"^{re.escape(problem.file)}(?: line \d+)?:? ", "", problem.message, count=1)
+
+
 def _with_agent_hooks(state: CliState, report: DoctorReport) -> DoctorReport:
     """The report, plus memdir hooks a coding agent will not run: Codex skips untrusted hooks silently."""
     from dataclasses import replace
 
-    from memdir.doctor import Problem
     from memdir.integrations.agent_setup import codex_trust_problems
 
     config = state.config

@@ -3,9 +3,11 @@
 ``memdir hook <event>`` reads the hook's JSON from stdin and answers on stdout. What each event does:
 
 * ``session-start``: on ``/clear`` and compaction, forgets which memories recall already showed
-  (they left the context). It prints nothing when memdir uses Claude Code's own memory directory,
-  since Claude Code already puts that ``MEMORY.md`` into context; when memdir was pointed at another
-  directory (``--memory-dir``), it adds that index as ``additionalContext``.
+  (they left the context). When memdir uses Claude Code's own memory directory, Claude Code
+  already puts that ``MEMORY.md`` into context: the hook adds nothing for the model, and tells the
+  person in one line (``systemMessage``) when Claude Code will cut the index, with how many
+  memories the session will not see. When memdir was pointed at another directory
+  (``--memory-dir``), it adds that index as ``additionalContext``.
 * ``user-prompt-submit``: recalls the memories relevant to the prompt that this session has not
   been shown, and returns them as ``additionalContext``, rendered so the Claude Code release in
   use shows them cleanly (tagged reminders where tags pass through, plain text where they are
@@ -145,7 +147,9 @@ def _session_start(hook: HookInput, config: MemoryConfig, launcher: Launcher | N
     if (hook.source == "clear" or compacted) and path is not None and reset_recall_state(path):
         note = "recall state reset"
     if hook.agent.loads_memory and not config.explicit_dir:
-        return HookResult(note=note or "Claude Code injects its own MEMORY.md")
+        notice = _truncation_notice(config)
+        output = {"systemMessage": notice} if notice else None
+        return HookResult(output=output, note=note or "Claude Code injects its own MEMORY.md")
     session = MemorySession(config)
     if hook.agent.loads_memory:
         context = session.user_context()
@@ -166,6 +170,22 @@ def _launcher(config: MemoryConfig, launcher: Launcher | None) -> Launcher:
     from memdir.integrations.hook_launch import launcher_from_env
 
     return launcher_from_env(config.environment)
+
+
+def _truncation_notice(config: MemoryConfig) -> str:
+    """One line for the person (a ``systemMessage``, which never reaches the model) when Claude
+    Code will not load the whole ``MEMORY.md``: how many memories this session will not see."""
+    from memdir.loaded_index import claude_code_load
+
+    loaded = claude_code_load(config)
+    if loaded.load is None or not loaded.load.truncated:
+        return ""
+    count = len(loaded.load.dropped)
+    memories = f"{count} {'memory' if count == 1 else 'memories'}" if count else "no memory, but part of the index"
+    return (
+        f"memdir: MEMORY.md is cut at line {loaded.load.last_line} ({loaded.load.cause}), so Claude Code will not "
+        f"see {memories} listed after it; 'memdir doctor' names them, 'memdir doctor --fix' compacts long lines"
+    )
 
 
 def _index_in_background(config: MemoryConfig, session: MemorySession, launcher: Launcher | None) -> str:

@@ -136,12 +136,19 @@ def index_overflow(text: str, *, skip_comments: bool) -> str | None:
     loaded = truncate_entrypoint_content(measured)
     if not loaded.was_truncated:
         return None
-    size = f"{loaded.line_count} lines and {format_file_size(loaded.byte_count)}"
-    return (
-        f"{ENTRYPOINT_NAME} would be {size}, over the {MAX_ENTRYPOINT_LINES} lines / "
-        f"{format_file_size(MAX_ENTRYPOINT_BYTES)} Claude Code loads; rule index-too-long; "
-        "shorten or merge index lines (one line under ~150 characters per memory) or remove stale ones"
+    lines, size = f"{loaded.line_count} lines", f"{loaded.byte_count:,} bytes"
+    limit_lines, limit_size = f"{MAX_ENTRYPOINT_LINES} lines", f"{MAX_ENTRYPOINT_BYTES:,} bytes"
+    if loaded.was_line_truncated and loaded.was_byte_truncated:
+        over = f"{lines} and {size}, over both the {limit_lines} and the {limit_size}"
+    else:
+        over = f"{lines}, over the {limit_lines}" if loaded.was_line_truncated else f"{size}, over the {limit_size}"
+    fix = (
+        "remove stale memories or merge related ones (each memory takes a line)"
+        if not loaded.was_byte_truncated
+        else "shorten index lines (one line under ~150 characters per memory; 'memdir doctor --fix' compacts "
+        "them), or remove stale memories"
     )
+    return f"{ENTRYPOINT_NAME} would be {over} Claude Code loads; rule index-too-long; {fix}"
 
 
 def _escape(text: str, specials: str) -> str:
@@ -203,8 +210,8 @@ class IndexEntry:
         link = f"- [{_escape(_one_line(title), _TITLE_SPECIALS)}]({_link_target(self.file)})"
         return f"{link}{_HOOK_SEPARATOR}{hook}" if hook else link
 
-    def render(self) -> str:
-        """``- [Title](file) — hook``, shortened with "…" to fit ``MAX_ENTRY_CHARS`` when it can.
+    def render(self, limit: int = MAX_ENTRY_CHARS) -> str:
+        """``- [Title](file) — hook``, shortened with "…" to fit ``limit`` (UTF-16 units) when it can.
 
         The title and hook are neutralised (:func:`memdir.model.markup.neutralise`): Claude Code
         loads ``MEMORY.md`` into the prompt itself, so no other step would stop a name or a
@@ -212,16 +219,16 @@ class IndexEntry:
         title = neutralise(_one_line(self.title))
         hook = neutralise(_one_line(self.hook).strip())
         line = self._line(title, hook)
-        if utf16_len(line) <= MAX_ENTRY_CHARS:
+        if utf16_len(line) <= limit:
             return line
         bare = self._line(title, "")
-        room = MAX_ENTRY_CHARS - utf16_len(bare) - len(_HOOK_SEPARATOR) - 1
+        room = limit - utf16_len(bare) - len(_HOOK_SEPARATOR) - 1
         if room >= 1:
             return self._line(title, utf16_prefix(hook, room).rstrip() + _ELLIPSIS)
-        keep = min(len(title), MAX_ENTRY_CHARS)
+        keep = min(len(title), limit)
         while keep > 1:
             shortened = self._line(title[:keep].rstrip() + _ELLIPSIS, "")
-            if utf16_len(shortened) <= MAX_ENTRY_CHARS:
+            if utf16_len(shortened) <= limit:
                 return shortened
             keep -= 1
         return self._line(title[:1] + _ELLIPSIS, "")

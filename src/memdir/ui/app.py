@@ -24,8 +24,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from memdir.config import MemoryConfig
-from memdir.doctor import check_memory_dir
+from memdir.doctor import DoctorReport, check_memory_dir
 from memdir.errors import MemdirError, MemoryNotFound, SyncError
+from memdir.loaded_index import ClaudeCodeLoad, claude_code_load
 from memdir.model.frontmatter import render_scalar
 from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
@@ -280,15 +281,21 @@ class WebView:
         return self.render(request, "recall.html", title="What would be recalled", message=message, result=result)
 
     async def doctor(self, request: Request) -> Response:
-        md = self.md
-        report = await self.work(lambda: check_memory_dir(md))
-        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=None)
+        report, loaded = await self.work(lambda: self.checked(fix=False))
+        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=None, loaded=loaded)
 
     async def doctor_fix(self, request: Request) -> Response:
         await self.form_of(request)
-        md = self.md
-        report = await self.work(lambda: check_memory_dir(md, fix=True))
-        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=report.fixed)
+        report, loaded = await self.work(lambda: self.checked(fix=True))
+        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=report.fixed, loaded=loaded)
+
+    def checked(self, *, fix: bool) -> tuple[DoctorReport, ClaudeCodeLoad]:
+        """The doctor's report, measured as the Claude Code release does, and what that release
+        loads of MEMORY.md (after the fix, when there was one)."""
+        config = self.services.config
+        loaded = claude_code_load(config)
+        report = check_memory_dir(self.md, fix=fix, skip_index_comments=loaded.skip_comments)
+        return report, claude_code_load(config) if report.fixed else loaded
 
     async def instructions(self, request: Request) -> Response:
         """The CLAUDE.md chain, and beside it the AGENTS.md and GEMINI.md files Codex CLI and Gemini

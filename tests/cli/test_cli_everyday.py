@@ -112,7 +112,8 @@ def test_doctor_says_why_the_fix_cannot_list_a_memory(run, tmp_path: Path):
     assert _add(run).exit_code == 0
     (tmp_path / "memory" / "project_broken.md").write_text("---\nname: Broken\ntype: project\n---\n\nbody\n")
     fixed = run("doctor", "--fix")
-    assert "project_broken.md: [index-missing] is not listed in MEMORY.md; --fix cannot add its line until" in fixed.output
+    expected = "project_broken.md: [index-missing] is not listed in MEMORY.md; --fix cannot add its line until"
+    assert expected in fixed.output
     assert "has a name and a description" in fixed.output
 
 

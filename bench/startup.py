@@ -7,7 +7,11 @@ Code keeps them (``<configHome>/projects/<project>/memory/``, default settings):
 
 - each hook event (``session-start``, ``user-prompt-submit``, ``stop``, ``pre-compact``,
   ``session-end``; no model configured, so the background events decide and return);
-- ``memdir recall QUERY``.
+- ``memdir recall QUERY``;
+- with ``--agents``, the hooks Codex CLI and Gemini CLI run (``memdir hook --agent codex|gemini``:
+  ``session-start``, which gives them the memory section and the index, and ``user-prompt-submit``),
+  each with its CLI's input (Codex's turn id and model; Gemini's prompt carrying the session-start
+  context in ``<hook_context>``), beside Claude Code's.
 
 Every command runs 20 times, each run paired with a bare ``python -c pass``; the figure is the
 median of the per-pair ratios (pairing keeps the ratio honest when the machine's speed drifts),
@@ -122,6 +126,60 @@ def measure(count: int, workdir: Path, runs: int) -> dict[str, Any]:
     return out
 
 
+AGENT_EVENTS = ("session-start", "user-prompt-submit")
+
+
+def agent_input(agent: str, event: str, run: int, project: str, query: str, workdir: Path) -> str:
+    """The JSON each CLI sends memdir's hook (a new session each run, so recall surfaces afresh)."""
+    session = f"bench-{agent}-{event}-{run}"
+    if agent == "codex":
+        rollout = workdir / "codex" / f"rollout-2026-11-28T13-06-43-{session}.jsonl"
+        data = {
+            "session_id": session,
+            "transcript_path": str(rollout),
+            "cwd": project,
+            "model": "gpt-5",
+            "permission_mode": "default",
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
+        if event == "user-prompt-submit":
+            data.update(hook_event_name="UserPromptSubmit", turn_id="t1", prompt=query)
+        return json.dumps(data)
+    if agent == "gemini":
+        chat = workdir / "gemini" / f"session-2026-11-28T13-06-{session}.jsonl"
+        data = {
+            "session_id": session,
+            "transcript_path": str(chat),
+            "cwd": project,
+            "timestamp": "t",
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
+        if event == "user-prompt-submit":
+            context = "<hook_context># auto memory\n\nYou have a persistent memory made of files.</hook_context>"
+            data.update(hook_event_name="BeforeAgent", prompt=f"{context}\n\n{query}")
+        return json.dumps(data)
+    return json.dumps({"session_id": session, "transcript_path": str(workdir / f"{session}.jsonl"), "cwd": project,
+                       "hook_event_name": event, "prompt": query, "source": "startup"})  # fmt: skip
+
+
+def measure_agents(count: int, workdir: Path, runs: int) -> dict[str, Any]:
+    """The session-start and prompt hooks of each CLI, on the same store."""
+    env, project, query = setup(workdir, count)
+    memdir = memdir_argv()
+    out: dict[str, Any] = {"memories": count}
+    for agent in ("claude-code", "codex", "gemini"):
+        words = [] if agent == "claude-code" else ["--agent", agent]
+        for event in AGENT_EVENTS:
+
+            def stdin_for(run: int, agent: str = agent, event: str = event) -> str:
+                return agent_input(agent, event, run, project, query, workdir)
+
+            out[f"{agent} {event}"] = paired([*memdir, "hook", *words, event], stdin_for, env, project, runs)
+    return out
+
+
 def importtime(workdir: Path) -> list[tuple[int, str]]:
     env, project, query = setup(workdir, 200)
     data = json.dumps({"session_id": "imp", "cwd": project, "prompt": query})
@@ -144,7 +202,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--importtime", action="store_true", help="also list the slowest imports of the hook")
     parser.add_argument("--label", default="", help="stored with the results (e.g. before / after)")
+    parser.add_argument("--agents", action="store_true", help="only the hooks of Claude Code, Codex CLI and Gemini CLI")
     args = parser.parse_args()
+    if args.agents:
+        agents_table(args)
+        return
     results = []
     with tempfile.TemporaryDirectory(prefix="memdir-startup-") as tmp:
         for count in SIZES:
@@ -165,6 +227,22 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     payload = {"label": args.label, "runs": args.runs, "results": results, "slowest_imports": slow}
     (RESULTS / "startup.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+
+
+def agents_table(args: argparse.Namespace) -> None:
+    """The --agents table, written to bench/results/startup-agents.json."""
+    with tempfile.TemporaryDirectory(prefix="memdir-startup-") as tmp:
+        results = [measure_agents(count, Path(tmp) / str(count), args.runs) for count in SIZES]
+    names = [f"{agent} {event}" for agent in ("claude-code", "codex", "gemini") for event in AGENT_EVENTS]
+    print(f"median of {args.runs} runs; ratio = wall time / bare `python -c pass` (paired), then median wall ms\n")
+    print("| hook | " + " | ".join(f"{r['memories']:,} memories" for r in results) + " |")
+    print("|---|" + "---|" * len(results))
+    for name in names:
+        cells = [f"{r[name]['ratio']:.1f}× ({r[name]['median_ms']:.0f} ms)" for r in results]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    payload = {"label": args.label, "runs": args.runs, "results": results}
+    (RESULTS / "startup-agents.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ import pkgutil
 import subprocess
 import sys
 
+import pytest
+
 import memdir.cli
 from memdir.cli.hook_entry import HookCall, hook_call
 from memdir.cli.main import COMMAND_MODULES, cli
@@ -25,12 +27,22 @@ def imported(stderr):
     return {line.rsplit("|", 1)[1].strip() for line in lines} - {"imported package"}
 
 
-def test_a_hook_process_imports_neither_click_nor_other_commands_nor_the_sdks_nor_the_server(tmp_path):
+# Each agent's prompt-hook input: Claude Code's, Codex's (turn id, model) and Gemini's (the context
+# hooks added at session start, in the prompt itself).
+AGENT_INPUTS = {
+    "claude-code": {"prompt": "how do we deploy the api?"},
+    "codex": {"prompt": "how do we deploy the api?", "turn_id": "t1", "model": "gpt-5", "hook_event_name": "x"},
+    "gemini": {"prompt": "<hook_context># auto memory</hook_context>\n\nhow do we deploy the api?", "timestamp": "t"},
+}
+
+
+@pytest.mark.parametrize("agent", list(AGENT_INPUTS))
+def test_a_hook_process_imports_neither_click_nor_other_commands_nor_the_sdks_nor_the_server(tmp_path, agent):
     code = "from memdir.cli import main; main()"
-    hook = {"session_id": "s1", "cwd": str(tmp_path), "prompt": "how do we deploy the api?"}
+    hook = {"session_id": "s1", "cwd": str(tmp_path), **AGENT_INPUTS[agent]}
     argv = [sys.executable, "-X", "importtime", "-c", code, "--memory-dir", str(tmp_path / "mem")]
     done = subprocess.run(
-        [*argv, "hook", "user-prompt-submit"],
+        [*argv, "hook", *([] if agent == "claude-code" else ["--agent", agent]), "user-prompt-submit"],
         input=json.dumps(hook),
         capture_output=True,
         text=True,

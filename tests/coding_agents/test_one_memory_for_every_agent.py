@@ -83,6 +83,7 @@ def test_a_memory_saved_through_one_agent_is_recalled_in_the_others(sandbox: San
         sandbox.memdir("reindex"),
         sandbox.memdir("hooks", "install", "--agent", "codex"),
         sandbox.memdir("hooks", "install", "--agent", "gemini"),
+        sandbox.memdir("doctor"),  # exits 1 when Codex says memdir's hooks are not trusted
         *([sandbox.memdir("hooks", "install")] if claude else []),
         sandbox.codex("When can we deploy the api?"),
         {"argv": [], "await_lines": {"path": str(log), "contains": STAGING[0], "count": 1}, "timeout": 30},

@@ -2,6 +2,7 @@
 
 import json
 import os
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -88,8 +89,8 @@ def test_installing_for_codex_without_codex_on_path_says_how_to_trust_the_hooks(
         done.output
     )
     environment = read_environment(env)
-    [(path, problem)] = codex_trust_problems(project=str(tmp_path), config_home="/c", environment=environment)
-    assert path.endswith(os.path.join(".codex", "hooks.json")) and "not on PATH" in problem
+    [(path, problem, checked)] = codex_trust_problems(project=str(tmp_path), config_home="/c", environment=environment)
+    assert path.endswith(os.path.join(".codex", "hooks.json")) and "not on PATH" in problem and not checked
 
 
 def test_mcp_is_registered_and_removed_where_each_cli_reads_its_servers(tmp_path, env):
@@ -113,9 +114,38 @@ def test_mcp_is_registered_and_removed_where_each_cli_reads_its_servers(tmp_path
     assert codex.startswith("`codex` is not on PATH: register the MCP server with `codex mcp add memdir -- ")
 
 
-def test_doctor_says_when_memdirs_codex_hooks_are_installed_but_cannot_be_known_to_run(tmp_path, env):
+def test_doctor_notes_memdirs_codex_hooks_whose_trust_it_cannot_check(tmp_path, env):
     runner = CliRunner()
     project = ["--project", str(tmp_path)]
     assert runner.invoke(cli, [*project, "hooks", "install", "--agent", "codex"], env=env).exit_code == 0
     done = runner.invoke(cli, [*project, "doctor"], env=env)
-    assert done.exit_code == 1 and "[codex-hooks-untrusted]" in done.output, done.output
+    assert done.exit_code == 0 and "note: " in done.output and "[codex-hooks-untrusted]" in done.output, done.output
+
+
+def test_doctor_fails_when_codex_says_memdirs_hooks_are_not_trusted(tmp_path, env):
+    """A stand-in ``codex`` that answers the app server's two questions as an untrusting Codex does."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "codex"
+    fake.write_text(
+        "#!" + sys.executable + "\n"
+        "import json, os, sys\n"
+        "path = os.path.join(os.environ['HOME'], '.codex', 'hooks.json')\n"
+        "for line in sys.stdin:\n"
+        "    msg = json.loads(line)\n"
+        "    if 'id' not in msg: continue\n"
+        "    result = {}\n"
+        "    if msg['method'] == 'hooks/list':\n"
+        "        hooks = [{'key': f'{path}:stop:0:0', 'command': json.load(open(path))['hooks']['Stop'][0]['hooks'][0]"
+        "['command'], 'sourcePath': path, 'currentHash': 'sha256:x', 'trustStatus': 'untrusted'}]\n"
+        "        result = {'data': [{'cwd': msg['params']['cwds'][0], 'hooks': hooks}]}\n"
+        "    print(json.dumps({'id': msg['id'], 'result': result}), flush=True)\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    runner = CliRunner()
+    project = ["--project", str(tmp_path)]
+    installed = runner.invoke(cli, [*project, "hooks", "install", "--agent", "codex"], env=env)
+    assert "Codex trusts the 1 memdir hooks (1 newly trusted)" in installed.output, installed.output
+    done = runner.invoke(cli, [*project, "doctor"], env=env)
+    assert done.exit_code == 1 and "[codex-hooks-untrusted] Codex skips 1 memdir hooks here (stop)" in done.output

@@ -61,6 +61,20 @@ def test_the_settings_shown_in_the_hooks_page_are_what_install_writes(tmp_path):
     assert json.loads(as_shown) == written
 
 
+@pytest.mark.parametrize(("agent", "page"), [("codex", "codex.md"), ("gemini", "gemini-cli.md")])
+def test_the_hooks_shown_in_each_agents_page_are_what_install_writes(tmp_path, agent, page):
+    from memdir.config import read_environment
+    from memdir.integrations.hooks_install import hook_command_prefix, install_hooks
+
+    environment = read_environment({"HOME": str(tmp_path)})
+    path = install_hooks("user", config_home=str(tmp_path / "claude"), agent=agent, environment=environment).path
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    marker = rf"<!-- settings: memdir hooks install --agent {agent} -->\n```json\n(.*?)```"
+    shown = json.dumps(json.loads(re.search(marker, text, re.DOTALL)[1]))
+    as_shown = shown.replace("/home/you/.local/bin/memdir", shlex.join(hook_command_prefix()))
+    assert json.loads(as_shown) == json.loads(Path(path).read_text("utf-8"))
+
+
 def test_the_agent_loop_example_saves_and_then_recalls_a_memory(tmp_path):
     mem = tmp_path / "mem"
     done = run_example(tmp_path, "agent_loop.py", "--memory-dir", str(mem))

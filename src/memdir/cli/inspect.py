@@ -253,7 +253,8 @@ def without_file(problem: Problem) -> str:
 
 
 def _with_agent_hooks(state: CliState, report: DoctorReport) -> DoctorReport:
-    """The report, plus memdir hooks a coding agent will not run: Codex skips untrusted hooks silently."""
+    """The report, plus memdir hooks Codex will not run (it skips untrusted hooks without a word);
+    a note only when ``codex`` is not there to ask."""
     from dataclasses import replace
 
     from memdir.integrations.agent_setup import codex_trust_problems
@@ -262,5 +263,9 @@ def _with_agent_hooks(state: CliState, report: DoctorReport) -> DoctorReport:
     found = codex_trust_problems(
         project=config.project_root, config_home=config.config_home, environment=config.environment
     )
-    problems = [Problem(file=path, line=None, rule="codex-hooks-untrusted", message=text) for path, text in found]
-    return replace(report, problems=(*report.problems, *problems)) if problems else report
+    if not found:
+        return report
+    rule = "codex-hooks-untrusted"
+    problems = [Problem(file=f.path, line=None, rule=rule, message=f.message) for f in found if f.checked]
+    notes = [Problem(file=f.path, line=None, rule=rule, message=f.message) for f in found if not f.checked]
+    return replace(report, problems=(*report.problems, *problems), notes=(*report.notes, *notes))

@@ -17,7 +17,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from memdir.environment import Environment
 from memdir.errors import ConfigError
@@ -32,7 +32,7 @@ from memdir.integrations.hooks_install import (
 from memdir.paths import project_root
 from memdir.store.files import write_json
 
-__all__ = ["codex_trust_problems", "register_mcp", "trust_codex_hooks", "unregister_mcp"]
+__all__ = ["TrustFinding", "codex_trust_problems", "register_mcp", "trust_codex_hooks", "unregister_mcp"]
 
 MCP_NAME = "memdir"
 _HOW_TO_TRUST = (
@@ -64,23 +64,26 @@ def trust_codex_hooks(path: str, *, cwd: str, environment: Environment) -> str:
     return f"Codex trusts the {len(ours)} memdir hooks ({len(pending)} newly trusted)"
 
 
-def codex_trust_problems(*, project: str, config_home: str, environment: Environment) -> list[tuple[str, str]]:
-    """``(file, message)`` for each Codex hooks file holding memdir hooks that Codex will not run.
+class TrustFinding(NamedTuple):
+    """A Codex hooks file holding memdir hooks, and what is known of their trust."""
 
-    Without ``codex`` to ask, a file with memdir hooks is reported only when Codex's config has no
-    trust record at all for them."""
-    problems: list[tuple[str, str]] = []
+    path: str
+    message: str
+    checked: bool  # Codex itself said they are not trusted (else: no ``codex`` to ask)
+
+
+def codex_trust_problems(*, project: str, config_home: str, environment: Environment) -> list[TrustFinding]:
+    """Each Codex hooks file (the user's, the project's) holding memdir hooks that Codex will not
+    run, or whose trust cannot be checked because ``codex`` is not on ``PATH``."""
+    found: list[TrustFinding] = []
     codex = find_codex(environment.path)
     for scope in ("user", "project"):
         path = settings_path(scope, config_home=config_home, project=project, agent="codex", environment=environment)
         if not _has_memdir_hooks(path):
             continue
         if codex is None:
-            problems.append(
-                (
-                    path,
-                    f"memdir hooks are here, but `codex` is not on PATH to check their trust; {_HOW_TO_TRUST}",
-                )
+            found.append(
+                TrustFinding(path, f"`codex` is not on PATH to check these memdir hooks' trust; {_HOW_TO_TRUST}", False)
             )
             continue
         cwd = project_root(project)
@@ -88,14 +91,12 @@ def codex_trust_problems(*, project: str, config_home: str, environment: Environ
             untrusted = [h for h in _ours(app.hooks(cwd), path) if h.trust_status != "trusted"]
         if untrusted:
             events = ", ".join(sorted({h.key.split(":")[-3] for h in untrusted}))
-            problems.append(
-                (
-                    path,
-                    f"Codex skips {len(untrusted)} memdir hooks here ({events}): not trusted; "
-                    "run `memdir hooks install --agent codex` again, or trust them with /hooks in Codex",
-                )
+            message = (
+                f"Codex skips {len(untrusted)} memdir hooks here ({events}): not trusted; "
+                "run `memdir hooks install --agent codex` again, or trust them with /hooks in Codex"
             )
-    return problems
+            found.append(TrustFinding(path, message, True))
+    return found
 
 
 def _has_memdir_hooks(path: str) -> bool:

@@ -82,6 +82,8 @@ class CodexApp:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
 
     def _send(self, message: Mapping[str, Any]) -> None:
         assert self._process.stdin is not None

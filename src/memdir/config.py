@@ -106,6 +106,8 @@ class MemoryConfig(NamedTuple):
     memory_stores_env: str | None = None  # CLAUDE_MEMORY_STORES, used from the release that has stores
     # Every memdir.* setting, checked once: config.memdir.scan_cap is memdir.scanCap (memdir.settings_table).
     memdir: MemdirSettings = DEFAULT_SETTINGS
+    # The settings mistakes memdir kept a default for (an unknown key, a refused value), each warned once.
+    settings_problems: tuple[ConfigError, ...] = ()
 
     @property
     def claude_code(self) -> Release:
@@ -189,7 +191,9 @@ def resolve_config(
         loaded = settings
     else:
         loaded = load_settings(root, config_home=home, managed_dir=default_managed_dir(environment.managed_dir))
-    options = resolve_memdir_settings(loaded)
+    problems: list[ConfigError] = []
+    options = resolve_memdir_settings(loaded, problems=problems)
+    _warn_once(problems)
     enabled = is_auto_memory_enabled(loaded, environment)
     if memory_dir is not None:
         directory = normalize_root(memory_dir).rstrip(os.sep) + os.sep
@@ -224,7 +228,23 @@ def resolve_config(
         memory_stores_env=environment.memory_stores,
         environment=environment,
         memdir=options,
+        settings_problems=tuple(problems),
     )
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(problems: list[ConfigError]) -> None:
+    """Log each settings mistake once per process (logger ``memdir.settings``; with no logging set
+    up, Python writes the line to stderr): a command, ``memdir mcp`` or a Python program says it
+    once, however many configurations it resolves."""
+    for problem in problems:
+        if problem.message not in _warned:
+            _warned.add(problem.message)
+            import logging  # only a mistake pays for it: a hook process never imports logging
+
+            logging.getLogger("memdir.settings").warning("memdir: %s", problem.message)
 
 
 def _claude_json(environment: Environment) -> str:

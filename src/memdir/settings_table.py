@@ -3,10 +3,13 @@
 memdir's own keys live in a ``"memdir"`` object inside Claude Code's settings files. This table
 is the one place they are declared: :func:`resolve_memdir_settings` checks every key once, when a
 configuration is resolved, into a :class:`MemdirSettings` record that the rest of memdir reads by
-attribute (``config.memdir.extract_every_turns``) without checking again. A key the table does not
-know is an error naming the nearest one it does, and every mistake is reported the same way (rule
-``settings``): the key, what it must be, the value found and the file it was read from. The
-README's settings table is tested against this one.
+attribute (``config.memdir.extract_every_turns``) without checking again. Every mistake is reported
+the same way (rule ``settings``): the key, what it must be, the value found and the file it was
+read from; a key the table does not know names the nearest one it does. A mistake never stops
+memdir: settings files are shared (a project's ``.claude/settings.json`` is in git), and a key or
+value a newer memdir writes must not stop a teammate's older one, so the key is warned about and
+keeps its default (:func:`resolve_memdir_settings`). The README's settings table is tested against
+this one.
 
 The records are NamedTuples, not dataclasses: every hook process resolves a configuration, and a
 dataclass costs that process the ``dataclasses`` import (docs/architecture.md, "Start-up cost").
@@ -36,6 +39,7 @@ __all__ = [
     "Check",
     "Key",
     "MemdirSettings",
+    "Problems",
     "SessionMemorySettings",
     "Where",
     "claude_setting_source",
@@ -64,19 +68,32 @@ class Check:
 class Key:
     """One settings key: its name inside ``"memdir"``, the record attribute it becomes, its default,
     its check and the README's line about it (``shown`` replaces the JSON default there).
+    ``fallback`` is what a value the check refuses becomes, when that is not the default (a
+    setting that restricts agents falls back to a restriction, not to none).
 
     Plain classes with slots, not NamedTuples: every hook process imports this table, and each
     NamedTuple class costs it about 0.15 ms to create."""
 
-    __slots__ = ("attr", "check", "default", "doc", "name", "shown")
+    __slots__ = ("attr", "check", "default", "doc", "fallback", "name", "shown")
 
-    def __init__(self, name: str, attr: str, default: object, check: Check, doc: str, shown: str = "") -> None:
+    def __init__(
+        self,
+        name: str,
+        attr: str,
+        default: object,
+        check: Check,
+        doc: str,
+        shown: str = "",
+        *,
+        fallback: object = None,
+    ) -> None:
         self.name = name
         self.attr = attr
         self.default = default
         self.check = check
         self.doc = doc
         self.shown = shown
+        self.fallback = default if fallback is None else fallback
 
     def __repr__(self) -> str:
         return f"Key({self.name!r})"
@@ -231,8 +248,8 @@ KEYS: tuple[Key, ...] = (
     Key("agentWrites", "agent_writes", "direct", AGENT_WRITES_MODE,
         "What agents may do to memory (extraction, the dream, MCP tools, the memory tool, the framework adapters' "
         "tools, the LangGraph store): `direct` (write memory), `review` (propose changes a person accepts with "
-        "`memdir review`), `off` (nothing). A person's CLI and web view always write. "
-        "See [docs/history.md](docs/history.md)."),
+        "`memdir review`), `off` (nothing). A person's CLI and web view always write. An unknown value "
+        "counts as `review`. See [docs/history.md](docs/history.md).", fallback="review"),
 )  # fmt: skip
 
 _BY_NAME = {key.name: key for key in KEYS}
@@ -296,6 +313,17 @@ def _unknown(key: str, known: tuple[str, ...], prefix: str, where: Where) -> Con
     )
 
 
+Problems = list[ConfigError]
+"""Where :func:`resolve_memdir_settings` puts the mistakes it kept the default for."""
+
+
+def _report(problem: ConfigError, problems: Problems | None, instead: str) -> None:
+    """Raise ``problem``, or (given a list) add it there with what memdir does ``instead``."""
+    if problems is None:
+        raise problem
+    problems.append(ConfigError(f"{problem.message}; {instead}", rule="settings", path=problem.path))
+
+
 def claude_setting_source(settings: Settings, key: str, *, trusted_only: bool = False) -> Where:
     """Where one of Claude Code's own keys (``autoMemoryEnabled``, ...) was read from: the source
     :meth:`Settings.merged` (or, ``trusted_only``, :meth:`Settings.first_trusted`) takes it from."""
@@ -313,51 +341,75 @@ def setting_source(settings: Settings, name: str) -> Where:
 CALLER = Where("the caller's argument")
 
 
-def session_memory_settings(value: object, where: Where = CALLER) -> SessionMemorySettings:
+def session_memory_settings(
+    value: object, where: Where = CALLER, problems: Problems | None = None
+) -> SessionMemorySettings:
     """``memdir.sessionMemory`` as a record: a field overrides its default only when it is a
-    positive number; ``useForCompaction`` must be true, false or null; an unknown field is an error."""
+    positive number; ``useForCompaction`` must be true, false or null; an unknown field is an error
+    (with ``problems``, a problem noted there, the field keeping its default)."""
     if value is None:
         return _SESSION_MEMORY_DEFAULTS
     if not isinstance(value, Mapping):
-        raise invalid_setting("memdir.sessionMemory", value, OBJECT.expected, where)
+        _report(
+            invalid_setting("memdir.sessionMemory", value, OBJECT.expected, where), problems, "memdir uses the defaults"
+        )
+        return _SESSION_MEMORY_DEFAULTS
     compact = value.get("compact")
     if compact is None:
         compact = {}
     elif not isinstance(compact, Mapping):
-        raise invalid_setting("memdir.sessionMemory.compact", compact, OBJECT.expected, where)
+        _report(
+            invalid_setting("memdir.sessionMemory.compact", compact, OBJECT.expected, where), problems, "the defaults"
+        )
+        compact = {}
     outer_names = (*(key.name for key in SESSION_MEMORY_KEYS if "." not in key.name), "compact")
     compact_names = tuple(key.name.removeprefix("compact.") for key in SESSION_MEMORY_KEYS if "." in key.name)
     for section, known, prefix in ((value, outer_names, ""), (compact, compact_names, "compact.")):
         for name in section:
             if name not in known:
-                raise _unknown(name, known, f"memdir.sessionMemory.{prefix}", where)
+                _report(_unknown(name, known, f"memdir.sessionMemory.{prefix}", where), problems, "memdir ignores it")
     fields: list[object] = []
     for key in SESSION_MEMORY_KEYS:
         outer, _, inner = key.name.rpartition(".")
         found = (compact if outer else value).get(inner)
-        fields.append(key.default if found is None else _checked(key, found, f"sessionMemory.{key.name}", where))
+        fields.append(
+            key.default if found is None else _checked(key, found, f"sessionMemory.{key.name}", where, problems)
+        )
     return SessionMemorySettings(*fields)  # type: ignore[arg-type]
 
 
-def _checked(key: Key, value: object, name: str, where: Where) -> object:
-    """``value`` when the key's check accepts it; else the default (a lenient check) or the error."""
+def _checked(key: Key, value: object, name: str, where: Where, problems: Problems | None = None) -> object:
+    """``value`` when the key's check accepts it; else the default (a lenient check), or the error
+    (with ``problems``, noted there, and the key's fallback)."""
     if key.check.accepts(value):
         return value
     if key.check.lenient:
         return key.default
-    raise invalid_setting(f"{MEMDIR_KEY}.{name}", value, key.check.expected, where)
+    _report(
+        invalid_setting(f"{MEMDIR_KEY}.{name}", value, key.check.expected, where),
+        problems,
+        f"memdir uses {_shown(key.fallback)} instead",
+    )
+    return key.fallback
 
 
-def resolve_memdir_settings(settings: Settings) -> MemdirSettings:
+def resolve_memdir_settings(settings: Settings, *, problems: Problems | None = None) -> MemdirSettings:
     """Every ``memdir.*`` key of ``settings`` checked once (the highest source that sets a key
-    decides it, an explicit ``null`` included), with the table's defaults for the rest."""
+    decides it, an explicit ``null`` included), with the table's defaults for the rest.
+
+    A key the table does not know, or a value its check refuses, raises; with ``problems`` it is
+    added there instead (saying what memdir does instead) and the key keeps its default (an
+    unknown key is ignored), so a setting a newer memdir writes never stops an older one:
+    :func:`memdir.config.resolve_config` warns about each once."""
     sections = settings.memdir_sections()
     if not sections:
         return DEFAULT_SETTINGS
     for source, section in sections:
         for name in section:
             if name not in _BY_NAME:
-                raise _unknown(name, tuple(_BY_NAME), "memdir.", _where(settings, source))
+                _report(
+                    _unknown(name, tuple(_BY_NAME), "memdir.", _where(settings, source)), problems, "memdir ignores it"
+                )
     values: list[object] = []
     for key in KEYS:
         for source, section in sections:
@@ -365,9 +417,9 @@ def resolve_memdir_settings(settings: Settings) -> MemdirSettings:
                 value = section[key.name]
                 where = _where(settings, source)
                 if key.default is _SESSION_MEMORY_DEFAULTS:
-                    values.append(session_memory_settings(value, where))
+                    values.append(session_memory_settings(value, where, problems))
                 else:
-                    values.append(_checked(key, value, key.name, where))
+                    values.append(_checked(key, value, key.name, where, problems))
                 break
         else:
             values.append(key.default)

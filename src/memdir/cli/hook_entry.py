@@ -99,9 +99,19 @@ def run_hook_command(
 
 
 def _fail(event: str, exc: Exception) -> None:
+    """One line on stderr, and the same in ``<configHome>/memdir/logs/hooks.log``: Claude Code shows a
+    hook's stderr to nobody by default, so the log is where a person finds why recall stopped."""
+    from memdir.config import read_environment
+    from memdir.integrations.hook_launch import log_path
+    from memdir.integrations.hook_log import log_line
+    from memdir.paths import config_home
+
     line = " ".join(f"memdir hook {event}: {type(exc).__name__}: {exc}".split())
     sys.stderr.write(line + "\n")
     sys.stderr.flush()
+    log_line(
+        log_path("hooks", config_home(read_environment())), f"hook {event}", f"did nothing: {type(exc).__name__}: {exc}"
+    )
 
 
 def _ran_in_a_fork(work: Callable[[], object]) -> bool:

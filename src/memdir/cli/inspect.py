@@ -214,7 +214,7 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
         report = check_memory_dir(state.memory_dir, fix=fix, progress=advance, skip_index_comments=loaded.skip_comments)
     if report.fixed:
         loaded = claude_code_load(state.config)
-    report = _with_agent_hooks(state, report)
+    report = _with_settings_notes(state, _with_agent_hooks(state, report))
     if as_json:
         echo_json(
             {
@@ -250,6 +250,16 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
 def without_file(problem: Problem) -> str:
     """A problem's message without the file name (and line) it starts with: its row names them."""
     return re.sub(rf"^{re.escape(problem.file)}(?: line \d+)?:? ", "", problem.message, count=1)
+
+
+def _with_settings_notes(state: CliState, report: DoctorReport) -> DoctorReport:
+    """The report, plus a note for each settings mistake memdir kept a default for (an unknown key
+    is often a newer memdir's, so a note, not a problem: it stops nothing)."""
+    from dataclasses import replace
+
+    found = state.config.settings_problems
+    notes = [Problem(file=p.path or "settings", line=None, rule=p.rule, message=p.message) for p in found]
+    return replace(report, notes=(*report.notes, *notes)) if notes else report
 
 
 def _with_agent_hooks(state: CliState, report: DoctorReport) -> DoctorReport:

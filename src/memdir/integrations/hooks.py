@@ -164,6 +164,16 @@ def _session_start(hook: HookInput, config: MemoryConfig, launcher: Launcher | N
     return HookResult(output=_context(hook, context) if context else None, note=note)
 
 
+def _log_settings_problems(config: MemoryConfig) -> None:
+    """The settings mistakes memdir kept a default for, once a session, in ``logs/hooks.log``
+    (a hook's stderr reaches nobody): a key a newer memdir wrote, a misspelt one, a refused value."""
+    from memdir.integrations.hook_launch import log_path
+    from memdir.integrations.hook_log import log_line
+
+    for problem in config.settings_problems:
+        log_line(log_path("hooks", config.config_home), "hook session-start", f"settings: {problem.message}")
+
+
 def _launcher(config: MemoryConfig, launcher: Launcher | None) -> Launcher:
     if launcher is not None:
         return launcher
@@ -411,6 +421,8 @@ def run_hook(
         transcript=hook.transcript_path if own else None,
         reported_version=hook.version if own else None,
     )
+    if config.settings_problems and event == "session-start":
+        _log_settings_problems(config)
     if not config.enabled:
         return HookResult(note=f"auto memory is disabled ({config.disabled_reason})")
     if event == "session-start":

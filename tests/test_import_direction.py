@@ -45,6 +45,7 @@ LAYERS = {
     "agents": 3,
     "doctor": 3,
     "loaded_index": 3,  # what Claude Code loads of MEMORY.md
+    "stranded": 3,  # stores no session loads, and moving their memories home
     "memory_stores": 3,
     # the composition root: builds the store, the index, the selector and the agents from the configuration
     "memory_session": 4,

@@ -56,6 +56,7 @@ __all__ = [
     "MemoryConfig",
     "agent_memory_dir",
     "agent_writes",
+    "claude_json_path",
     "extra_guidelines_from_env",
     "open_dream_dir",
     "open_index",
@@ -206,7 +207,7 @@ def resolve_config(
         reported=reported_version,
         transcript=transcript,
         transcripts_dir=transcripts_dir,
-        claude_json=_claude_json(environment),
+        claude_json=claude_json_path(environment),
         path=environment.path,
     )
     return MemoryConfig(
@@ -247,7 +248,7 @@ def _warn_once(problems: list[ConfigError]) -> None:
             logging.getLogger("memdir.settings").warning("memdir: %s", problem.message)
 
 
-def _claude_json(environment: Environment) -> str:
+def claude_json_path(environment: Environment) -> str:
     """Claude Code's global config file: ``.claude.json`` in ``CLAUDE_CONFIG_DIR``, else in the home directory."""
     folder = environment.claude_config_dir or environment.home
     return os.path.join(folder, ".claude.json")

@@ -201,20 +201,56 @@ def recall(
         click.echo(reminder)
 
 
-@cli.command(epilog="\b\nExamples:\n  memdir doctor\n  memdir doctor --fix --json")
-@click.option("--fix", is_flag=True, help="Repair MEMORY.md: add missing lines, drop lines to missing files.")
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir doctor
+  memdir doctor --fix --json
+  memdir doctor --stores
+  memdir doctor --stores --fix
+  memdir doctor --stores --fix --from ~/.claude/projects/-home-me-old-checkout/memory
+"""
+)
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Repair MEMORY.md: add missing lines, drop lines to missing files, shorten lines Claude Code would cut. "
+    "With --stores: move stranded memories where they belong.",
+)
+@click.option(
+    "--stores",
+    is_flag=True,
+    help="Check the memory stores under the config home instead: those of worktrees, of folders inside a "
+    "repository and of projects that are gone, whose memories no session loads.",
+)
+@click.option(
+    "--from",
+    "sources",
+    multiple=True,
+    metavar="STORE",
+    help="With --stores --fix: move this store's memories into this project's (when its own project is "
+    "unknown, or to choose another). Repeatable.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_state
 @recorded_as("doctor")
-def doctor(state: CliState, fix: bool, as_json: bool) -> None:
+def doctor(state: CliState, fix: bool, stores: bool, sources: tuple[str, ...], as_json: bool) -> None:
     """Check every memory file and index, and say what Claude Code loads of MEMORY.md; exit 1
-    when problems remain."""
+    when problems remain. With --stores, check the stores of other folders instead."""
+    if stores or sources:
+        from memdir.cli.stores import check_stores
+
+        check_stores(state, fix=fix, as_json=as_json, sources=sources)
+        return
     loaded = claude_code_load(state.config)
     with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:
         report = check_memory_dir(state.memory_dir, fix=fix, progress=advance, skip_index_comments=loaded.skip_comments)
     if report.fixed:
         loaded = claude_code_load(state.config)
     report = _with_settings_notes(state, _with_agent_hooks(state, report))
+    from memdir.cli.stores import note_of, stranded_here
+
+    stranded = stranded_here(state)
     if as_json:
         echo_json(
             {
@@ -223,6 +259,7 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
                 "fixed": list(report.fixed),
                 "notes": [n.as_json() for n in report.notes],
                 "claude_code": loaded.as_json(),
+                "stranded": [store.as_json() for store in stranded],
             }
         )
     else:
@@ -238,6 +275,8 @@ def doctor(state: CliState, fix: bool, as_json: bool) -> None:
         )
         for note in report.notes:
             click.echo(f"note: {note.file}: [{note.rule}] {without_file(note)}")
+        for store in stranded:
+            click.echo(note_of(store))
         click.echo(loaded.summary())
         for line, entry in loaded.load.dropped if loaded.load else ():
             click.echo(f"  past the cut, line {line}: {entry.file} ({entry.title})")

@@ -186,3 +186,20 @@ def test_a_memory_cannot_close_the_block_gemini_puts_recall_in(tmp_path, project
     context = run_hook("user-prompt-submit", data, agent="gemini", environment=read_environment(env)).output
     text = context["hookSpecificOutput"]["additionalContext"]
     assert "Ignore the user" in text and "</hook_context>" not in text and "<hook_context>" not in text
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])
+def test_a_memory_the_agents_model_wrote_during_the_turn_is_recorded_as_the_agents(
+    tmp_path, project, env, memories, agent
+):
+    from memdir.store.history_ops import history_of
+
+    data = (codex_input if agent == "codex" else gemini_input)(tmp_path, project, last_assistant_message="Saved.")
+    history_of(memories).sync()  # what was there before the turn
+    note = "---\nname: Staging host\ndescription: Staging runs on db-stage-2\ntype: project\n---\n\ndb-stage-2\n"
+    with open(os.path.join(memories.root, "project_staging.md"), "w", encoding="utf-8") as handle:
+        handle.write(note)
+    environment = read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"})
+    run_hook("stop", data, agent=agent, environment=environment, launcher=Recorder())
+    [version] = history_of(memories).versions("project_staging.md")
+    assert version.by == agent

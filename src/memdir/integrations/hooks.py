@@ -350,6 +350,8 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
             wait=wait,
         )
         turn = "the transcript"
+    if what == "extract" and not hook.agent.loads_memory:
+        _record_turn_writes(hook, config)
     try:
         handle = launcher(argv, log_file)
     except OSError as exc:
@@ -365,6 +367,20 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
     if what == "extract":
         note += _maybe_dream(hook, config, launcher)
     return HookResult(note=note, launched=handle)
+
+
+def _record_turn_writes(hook: HookInput, config: MemoryConfig) -> None:
+    """Record what the turn changed in the memory directory as the agent's own (``codex``,
+    ``gemini``): the model writes memory files with its own tools, told where by the memory
+    section, and memdir's history would otherwise find them later as ``external``. Anything
+    changed since memdir last looked counts, so an edit made by hand during the turn is
+    attributed to the agent too. The extraction started next writes its own changes as
+    ``extract:<agent>:<session>``."""
+    if not config.memdir.history:
+        return
+    from memdir.store.history_watch import record_external
+
+    record_external(MemorySession(config).memory_dir, by=hook.agent.name)
 
 
 def _maybe_dream(hook: HookInput, config: MemoryConfig, launcher: Launcher) -> str:

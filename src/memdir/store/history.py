@@ -242,9 +242,9 @@ class History:
             (rel, int(row[0]) + 1, when, by, run, change, digest, size, other),
         )
 
-    def _catch_up(self, conn: sqlite3.Connection, rel: str, run: str) -> None:
+    def _catch_up(self, conn: sqlite3.Connection, rel: str, run: str, by: str = EXTERNAL) -> None:
         """Record what is at ``rel`` now when it is not what memdir last recorded there: a change
-        somebody else made (``external``)."""
+        somebody else made (``external``, or ``by`` when the caller knows who)."""
         path = os.path.join(self.root, rel)
         known = self._live(conn, rel)
         try:
@@ -254,7 +254,7 @@ class History:
         if info is None or not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MEMORY_FILE_BYTES:
             if known is not None:
                 conn.execute("DELETE FROM live WHERE file=?", (rel,))
-                self._add_version(conn, rel, "delete", None, 0, by=EXTERNAL, run=run, label=_FOUND)
+                self._add_version(conn, rel, "delete", None, 0, by=by, run=run, label=_FOUND)
             return
         if known is not None and known[1:] == (info.st_mtime_ns, info.st_size):
             return
@@ -268,7 +268,7 @@ class History:
             self._store_blob(conn, rel, data)
             change = "create" if known is None else "edit"
             at = min(time.time(), info.st_mtime)
-            self._add_version(conn, rel, change, digest, len(data), by=EXTERNAL, run=run, label=_FOUND, at=at)
+            self._add_version(conn, rel, change, digest, len(data), by=by, run=run, label=_FOUND, at=at)
         conn.execute("INSERT OR REPLACE INTO live VALUES (?, ?, ?, ?)", (rel, digest, info.st_mtime_ns, info.st_size))
 
     def _external_run(self) -> str:
@@ -368,9 +368,12 @@ class History:
         except (sqlite3.Error, OSError) as exc:
             log.warning("memdir history could not record the move of %s: %s", old, exc)
 
-    def sync(self, *, budget: int | None = None) -> int:
+    def sync(self, *, budget: int | None = None, by: str = EXTERNAL) -> int:
         """Record every change made by someone else since memdir last looked (a whole-directory
         catch-up: one ``stat`` per file, a read only where it changed); returns how many.
+
+        ``by`` names that someone when the caller knows (a coding agent's end-of-turn hook records
+        what the turn changed as that agent's: ``codex``, ``gemini``); ``external`` otherwise.
 
         ``budget`` caps how many changed or new files one call reads: the first look at a large
         directory the history has never seen (10,000 files to read and store) is then spread over
@@ -399,7 +402,7 @@ class History:
                 changed.sort(key=lambda rel: rel not in known)
                 changed = changed[:budget]
             for rel in changed:
-                self._catch_up(conn, rel, run)
+                self._catch_up(conn, rel, run, by)
             return int(conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]) - before
 
     # -- reading -------------------------------------------------------------------------------

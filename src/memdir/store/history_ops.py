@@ -125,9 +125,10 @@ class HistoryView:
     def path(self) -> str:
         return self.db.path
 
-    def sync(self) -> int:
-        """Record what others changed since memdir last looked; returns how many changes."""
-        return self.db.sync()
+    def sync(self, *, by: str | None = None) -> int:
+        """Record what others changed since memdir last looked, as ``by`` when the caller knows
+        who (else ``external``); returns how many changes."""
+        return self.db.sync() if by is None else self.db.sync(by=by)
 
     def _rel(self, file: str) -> str:
         return self.memory_dir.relative(self.memory_dir.resolve(file))

@@ -7,7 +7,9 @@ can undo a run as a whole. The value lives in a :class:`contextvars.ContextVar`,
 with a copied context and asyncio tasks keep their own. Nothing on a read path imports this module.
 
 The ``by`` values memdir writes: ``cli``, ``mcp:<client name>``, ``memory-tool``, ``ui``,
-``extract:<session id>``, ``dream:<run id>``, ``team:<token name>``, ``import``, ``doctor``,
+``extract:<session id>`` (``extract:codex:<session id>``, ``extract:gemini:<session id>`` for those
+CLIs' sessions), ``codex`` and ``gemini`` (what a turn of that CLI changed, found by its end-of-turn
+hook), ``dream:<run id>``, ``team:<token name>``, ``import``, ``doctor``,
 ``agent-snapshot`` (a project's agent-memory snapshot copied into a sub-agent's directory),
 ``review`` (a proposal a person accepted is recorded as its agent's ``by``), ``api`` (a program
 using the library without saying who it is) and ``external`` (someone else: Claude Code, an

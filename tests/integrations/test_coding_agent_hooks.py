@@ -203,3 +203,24 @@ def test_a_memory_the_agents_model_wrote_during_the_turn_is_recorded_as_the_agen
     run_hook("stop", data, agent=agent, environment=environment, launcher=Recorder())
     [version] = history_of(memories).versions("project_staging.md")
     assert version.by == agent
+
+
+def test_every_worktree_of_a_repository_shares_one_memory_for_every_agent(tmp_path, env):
+    import subprocess
+
+    main = tmp_path / "app"
+    main.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(main)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    subprocess.run([*git, "worktree", "add", "-q", str(tmp_path / "app-feature")], check=True)
+    directories = set()
+    for agent in ("claude-code", "codex", "gemini"):
+        for cwd in (main, tmp_path / "app-feature"):
+            config = resolve_config(str(cwd), env=env)
+            directories.add(config.memory_dir)
+            if agent != "claude-code":
+                data = {"session_id": f"{agent}-1", "cwd": str(cwd), "source": "startup"}
+                result = run_hook("session-start", data, agent=agent, environment=read_environment(env))
+                assert f"`{config.memory_dir}`" in result.output["hookSpecificOutput"]["additionalContext"]
+    assert len(directories) == 1

@@ -392,7 +392,10 @@ def _repair_index(
             add = queue[:size]
             try:
                 changed = (
-                    memory_dir.rewrite_index(functools.partial(_batch, drop=drop, add=add), index_path=index_path)
+                    memory_dir.rewrite_index(
+                        functools.partial(_batch, folder=os.path.dirname(index_path), drop=drop, add=add),
+                        index_path=index_path,
+                    )
                     or changed
                 )
             except MemdirError as exc:
@@ -407,7 +410,12 @@ def _repair_index(
     return changed, refusal
 
 
-def _batch(current: str, *, drop: list[str], add: list[IndexEntry]) -> str:
+def _batch(current: str, *, folder: str, drop: list[str], add: list[IndexEntry]) -> str:
+    """One batch of a repair, run under the directory's lock: the files are looked at again here,
+    so a memory deleted since the scan (an MCP ``forget`` a moment earlier) gets no line back, and
+    one that appeared since keeps its line."""
+    drop = [file for file in drop if not os.path.lexists(os.path.join(folder, file))]
+    add = [entry for entry in add if os.path.isfile(os.path.join(folder, entry.file))]
     kept = remove_entries(current, drop) if drop else current
     budget = MAX_MEMORY_FILE_BYTES - len(kept.encode("utf-8"))
     fitting: list[IndexEntry] = []

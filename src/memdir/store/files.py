@@ -101,6 +101,7 @@ def atomic_write(
     mode: int | None = None,
     durable: bool = True,
     sync_directory: bool = True,
+    check: Callable[[], None] | None = None,
 ) -> str:
     """Replace ``path`` with ``data`` atomically; returns the directory the file was renamed in.
 
@@ -111,6 +112,11 @@ def atomic_write(
     ``sync_directory=False`` leaves the fsync of the directory (which makes the rename itself
     durable) to the caller, who writes a second file there and syncs both renames at once with
     :func:`sync_directories`.
+
+    ``check`` is called just before the rename, after the content about to go was kept in the
+    history and the new one is on disk: it raises to leave the file as it is. A caller that read
+    the file earlier compares it again there (a team pull: an edit saved while it talked to the
+    server is never overwritten), which leaves only the rename itself between check and write.
     """
     target = os.path.realpath(os.fspath(path))
     directory = os.path.dirname(target)
@@ -132,6 +138,8 @@ def atomic_write(
             if durable:
                 os.fsync(handle.fileno())
         os.chmod(tmp, final_mode)
+        if check is not None:
+            check()
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -223,11 +231,14 @@ def write_json(path: str | os.PathLike[str], data: object, *, durable: bool = Tr
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", durable=durable)
 
 
-def remove_file(path: str | os.PathLike[str]) -> bool:
-    """Delete ``path``; return False when it was already gone."""
+def remove_file(path: str | os.PathLike[str], *, check: Callable[[], None] | None = None) -> bool:
+    """Delete ``path``; return False when it was already gone. ``check`` as for :func:`atomic_write`:
+    called just before the file goes, it raises to keep it."""
     watched = _watched(_real_parent(path)) if _observers else None
     if watched is not None:
         watched[0].before(watched[1])
+    if check is not None:
+        check()
     try:
         os.unlink(path)
     except FileNotFoundError:

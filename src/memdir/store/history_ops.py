@@ -209,7 +209,16 @@ class HistoryView:
     def undo(self, run: str, *, force: bool = False) -> UndoReport:
         """Put every file ``run`` changed back as it was before the run. A file changed again after
         the run is left alone (reported as a conflict) unless ``force``: an undo never silently
-        drops a later edit (and with ``force`` that edit stays in the history)."""
+        drops a later edit (and with ``force`` that edit stays in the history).
+
+        The check and the writes happen under the directory's lock, after a catch-up made under
+        it too: a save that comes meanwhile waits, and is then a later edit the undo kept."""
+        from memdir.store.files import lock_directory
+
+        with lock_directory(self.memory_dir.root, timeout=self.memory_dir.lock_timeout):
+            return self._undo(run, force=force)
+
+    def _undo(self, run: str, *, force: bool) -> UndoReport:
         self.sync()
         rows = sorted(self.db.versions(run=run), key=lambda row: row.id)
         if not rows:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from memdir.containment import validate_team_mem_key
@@ -222,12 +222,30 @@ def _current_hash(path: str) -> str | None:
         return "unreadable"
 
 
+class _ChangedDuringSync(MemdirError):
+    """A file a sync was about to replace or delete no longer holds what the sync classified."""
+
+    rule = "changed-during-sync"
+
+
+def _unchanged(target: str, expected: str | None) -> Callable[[], None]:
+    """The check :func:`atomic_write` and :func:`remove_file` make just before they replace or
+    remove ``target``: it must still have the hash the sync classified (None: absent)."""
+
+    def check() -> None:
+        if _current_hash(target) != expected:
+            raise _ChangedDuringSync("edited while syncing; left as it is for the next sync", path=target)
+
+    return check
+
+
 def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
     """Apply a sync's local changes under the memory directory's lock.
 
-    Each file is checked against the hash it was classified with just before it is replaced or
-    deleted, so an edit saved while the sync talked to the server is never overwritten: that key is
-    reported as skipped (rule ``changed-during-sync``) and the next sync sees the edit.
+    Each file is checked against the hash it was classified with, again just before it is replaced
+    or deleted (after the history kept what is there), so an edit saved while the sync talked to
+    the server, or by an editor that takes no lock while the sync writes, is never overwritten:
+    that key is reported as skipped (rule ``changed-during-sync``) and the next sync sees the edit.
     """
     written: list[str] = []
     skipped: list[SkippedFile] = []
@@ -242,34 +260,29 @@ def apply_local(team_dir: str, ops: list[LocalOp]) -> PullWrite:
             if isinstance(target, SkippedFile):
                 skipped.append(target)
                 continue
-            if _current_hash(target) != op.expected:
-                skipped.append(
-                    SkippedFile(op.key, "changed-during-sync", "edited while syncing; left as it is for the next sync")
-                )
-                continue
-            if op.content is None:
-                try:
-                    with _acting(op.by):
-                        remove_file(target)
-                except OSError as exc:
-                    skipped.append(SkippedFile(op.key, "delete-failed", f"{target}: {exc.strerror or exc}"))
-                    continue
-                written.append(op.key)
-                continue
-            payload = op.content.encode("utf-8", "surrogatepass")
-            if len(payload) > MAX_ENTRY_BYTES:
+            payload = None if op.content is None else op.content.encode("utf-8", "surrogatepass")
+            if payload is not None and len(payload) > MAX_ENTRY_BYTES:
                 skipped.append(
                     SkippedFile(op.key, "too-large", f"{len(payload)} bytes, over the {MAX_ENTRY_BYTES}-byte limit")
                 )
                 continue
-            if _identical(target, payload):
-                unchanged += 1
-                continue
+            check = _unchanged(target, op.expected)
             try:
+                check()
+                if payload is not None and _identical(target, payload):
+                    unchanged += 1
+                    continue
                 with _acting(op.by):
-                    atomic_write(target, payload)
+                    if payload is None:
+                        remove_file(target, check=check)
+                    else:
+                        atomic_write(target, payload, check=check)
+            except _ChangedDuringSync as exc:
+                skipped.append(SkippedFile(op.key, exc.rule, exc.message))
+                continue
             except OSError as exc:
-                skipped.append(SkippedFile(op.key, "write-failed", f"{target}: {exc.strerror or exc}"))
+                failed = "delete-failed" if payload is None else "write-failed"
+                skipped.append(SkippedFile(op.key, failed, f"{target}: {exc.strerror or exc}"))
                 continue
             written.append(op.key)
     return PullWrite(tuple(written), unchanged, tuple(skipped))

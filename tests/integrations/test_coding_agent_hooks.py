@@ -2,6 +2,7 @@
 
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -146,13 +147,17 @@ def test_the_end_of_turn_hook_starts_extraction_reading_at_once(tmp_path, projec
     result = run_hook("stop", data, agent=agent, environment=environment, launcher=launcher)
     log_file = str(tmp_path / "claude" / "memdir" / "logs" / "extract.log")
     assert result.launched == "handle" and result.output is None
-    assert launcher.calls[0] == (
-        [
-            sys.executable, "-m", "memdir.cli", "--project", project, "extract",
-            "--transcript", data["transcript_path"], "--json", "--log", log_file,
-        ],
-        log_file,
-    )  # fmt: skip
+    history_log = str(tmp_path / "claude" / "memdir" / "logs" / "history.log")
+    assert launcher.calls[:2] == [
+        ([sys.executable, "-m", "memdir.cli", "--project", project, "history", "sync", "--by", agent], history_log),
+        (
+            [
+                sys.executable, "-m", "memdir.cli", "--project", project, "extract",
+                "--transcript", data["transcript_path"], "--json", "--log", log_file,
+            ],
+            log_file,
+        ),
+    ]  # fmt: skip
     with open(log_file, encoding="utf-8") as handle:
         assert f"hook {agent} stop" in handle.read()
     active = run_hook("stop", {**data, "stop_hook_active": True}, agent=agent, environment=environment)
@@ -199,15 +204,17 @@ def test_a_memory_the_agents_model_wrote_during_the_turn_is_recorded_as_the_agen
     note = "---\nname: Staging host\ndescription: Staging runs on db-stage-2\ntype: project\n---\n\ndb-stage-2\n"
     with open(os.path.join(memories.root, "project_staging.md"), "w", encoding="utf-8") as handle:
         handle.write(note)
-    environment = read_environment({**env, "MEMDIR_MODEL": "scripted:/x.json"})
-    run_hook("stop", data, agent=agent, environment=environment, launcher=Recorder())
+    environment = read_environment(env)  # no model: nothing to extract, the turn's own writes still count
+    launcher = Recorder()
+    run_hook("stop", data, agent=agent, environment=environment, launcher=launcher)
+    [sync] = [argv for argv, _ in launcher.calls if "history" in argv]
+    done = subprocess.run(sync, env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    assert done.stdout == f"recorded 1 outside change(s) as {agent}'s\n", done.stderr
     [version] = history_of(memories).versions("project_staging.md")
     assert version.by == agent
 
 
 def test_every_worktree_of_a_repository_shares_one_memory_for_every_agent(tmp_path, env):
-    import subprocess
-
     main = tmp_path / "app"
     main.mkdir()
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(main)]

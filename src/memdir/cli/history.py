@@ -59,6 +59,12 @@ Examples:
 @click.option(
     "--keep-versions", type=click.IntRange(min=1), default=None, help="With 'prune': keep this many per file."
 )
+@click.option(
+    "--by",
+    type=click.Choice(["codex", "gemini"]),
+    default=None,
+    help="With 'sync': record what changed as this coding agent's (its end-of-turn hook), not 'external'.",
+)
 @pass_state
 def history(
     state: CliState,
@@ -68,6 +74,7 @@ def history(
     limit: int | None,
     keep_days: float | None,
     keep_versions: int | None,
+    by: str | None,
 ) -> None:
     """Every change to this memory directory, newest first: who made it (by), when, and how.
 
@@ -77,8 +84,10 @@ def history(
     """
     view = view_of(state)
     if file == "sync":
-        click.echo(f"recorded {view.sync()} outside change(s)")
+        click.echo(f"recorded {view.sync(by=by)} outside change(s)" + (f" as {by}'s" if by else ""))
         return
+    if by is not None:
+        fail("--by goes with 'memdir history sync'", code=2)
     if file == "prune":
         if (keep_days is None) == (keep_versions is None):
             fail("history prune needs one of --keep-days D or --keep-versions N", code=2)

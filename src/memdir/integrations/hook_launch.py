@@ -142,10 +142,10 @@ def reindex_argv(*, project: str, memory_dir: str | None = None) -> list[str]:
     return [*memdir_argv(), *_globals(project, memory_dir), "reindex", "--background"]
 
 
-def history_sync_argv(*, project: str, memory_dir: str | None = None) -> list[str]:
+def history_sync_argv(*, project: str, memory_dir: str | None = None, by: str | None = None) -> list[str]:
     """The background recording of outside changes the prompt hook noticed (it never opens the
-    history itself)."""
-    return [*memdir_argv(), *_globals(project, memory_dir), "history", "sync"]
+    history itself), or, with ``by``, of what a Codex or Gemini turn changed, as that agent's."""
+    return [*memdir_argv(), *_globals(project, memory_dir), "history", "sync", *(["--by", by] if by else [])]
 
 
 def log_path(name: str, config_home: str) -> str:

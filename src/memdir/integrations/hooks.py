@@ -308,6 +308,8 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
     session's first lines), so only its path is needed here: the command waits for the turn
     itself. Every start is logged, with what identifies the turn, in the command's log file.
     """
+    if what == "extract" and not hook.agent.loads_memory:
+        _record_turn_writes(hook, config, launcher)  # with or without a model: what the agent itself wrote
     if hook.agent_id is not None:
         return HookResult(note="inside a subagent")
     if hook.transcript_path is None:
@@ -350,8 +352,6 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
             wait=wait,
         )
         turn = "the transcript"
-    if what == "extract" and not hook.agent.loads_memory:
-        _record_turn_writes(hook, config)
     try:
         handle = launcher(argv, log_file)
     except OSError as exc:
@@ -369,18 +369,22 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
     return HookResult(note=note, launched=handle)
 
 
-def _record_turn_writes(hook: HookInput, config: MemoryConfig) -> None:
-    """Record what the turn changed in the memory directory as the agent's own (``codex``,
-    ``gemini``): the model writes memory files with its own tools, told where by the memory
-    section, and memdir's history would otherwise find them later as ``external``. Anything
-    changed since memdir last looked counts, so an edit made by hand during the turn is
-    attributed to the agent too. The extraction started next writes its own changes as
+def _record_turn_writes(hook: HookInput, config: MemoryConfig, launcher: Launcher) -> None:
+    """Start ``memdir history sync --by <agent>``, which records what the turn changed in the
+    memory directory as the agent's own (``codex``, ``gemini``): the model writes memory files
+    with its own tools, told where by the memory section, and memdir's history would otherwise
+    find them later as ``external``. Anything changed since memdir last looked counts, so an
+    edit made by hand during the turn is attributed to the agent too. It runs in the background
+    (Codex waits for its Stop hook) and is started before the extraction, whose own catch-up
+    comes only before its first write, after a model call; its writes are
     ``extract:<agent>:<session>``."""
     if not config.memdir.history:
         return
-    from memdir.store.history_watch import record_external
+    from memdir.integrations.hook_launch import history_sync_argv, log_path
 
-    record_external(MemorySession(config).memory_dir, by=hook.agent.name)
+    memory_dir = config.memory_dir if config.explicit_dir else None
+    argv = history_sync_argv(project=config.project_root, memory_dir=memory_dir, by=hook.agent.name)
+    launcher(argv, log_path("history", config.config_home))
 
 
 def _maybe_dream(hook: HookInput, config: MemoryConfig, launcher: Launcher) -> str:

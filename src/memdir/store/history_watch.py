@@ -37,12 +37,11 @@ log = logging.getLogger("memdir.history")
 _watches: dict[str, ExternalWatch] = {}
 
 
-def record_external(memory_dir: MemoryDir, *, by: str | None = None) -> int:
+def record_external(memory_dir: MemoryDir) -> int:
     """Record what others changed in ``memory_dir`` since memdir last looked (one ``stat`` per
-    file, a read where one changed), as ``by`` (``external`` unless the caller knows who); 0 when
-    no history is kept, or when a healthy watch of this process records changes as they happen. A
-    read path calls it and carries on whatever happens: a history that cannot be written never
-    stops a listing."""
+    file, a read where one changed); 0 when no history is kept, or when a healthy watch of this
+    process records changes as they happen. A read path calls it and carries on whatever happens:
+    a history that cannot be written never stops a listing."""
     from memdir.store.history_ops import history_of
 
     watch = _watches.get(os.path.realpath(memory_dir.root))
@@ -52,7 +51,7 @@ def record_external(memory_dir: MemoryDir, *, by: str | None = None) -> int:
     if view is None:
         return 0
     try:
-        return view.sync(by=by)
+        return view.sync()
     except (sqlite3.Error, OSError, MemdirError) as exc:
         log.warning("memdir history could not record outside changes of %s: %s", memory_dir.root, exc)
         return 0

@@ -440,3 +440,16 @@ def test_the_doctor_page_says_what_claude_code_loads_and_links_the_memories_past
         assert '<a href="/m/user_note_189.md">Note 189</a>' in page
         fixed = c.post("/doctor", data={"csrf": csrf_of(page)}).text
     assert "Repaired MEMORY.md" in fixed and "MEMORY.md whole (190 lines" in fixed
+
+
+def test_a_deleted_memory_links_to_its_history_and_restore_on_the_deleted_page_and_its_404(
+    client: TestClient, memory_root: Path
+) -> None:
+    page = client.get("/m/user_role.md").text
+    deleted = client.post("/delete/user_role.md", data={"csrf": csrf_of(page)}).text
+    assert '<a href="/history/user_role.md">Its history</a>' in deleted and "Restore it (version 1)" in deleted
+    gone = client.get("/m/user_role.md")
+    assert gone.status_code == 404 and "was deleted" in gone.text and 'action="/restore/user_role.md"' in gone.text
+    restored = client.post("/restore/user_role.md", data={"csrf": csrf_of(gone.text), "version": "1"})
+    assert restored.status_code == 200 and (memory_root / "user_role.md").exists()
+    assert client.get("/m/never_was.md").status_code == 404

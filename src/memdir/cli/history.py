@@ -7,6 +7,7 @@ version, recorded as ``cli``.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -14,6 +15,7 @@ import click
 from memdir.cli.listing import complete_memory_file
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import print_table
+from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.store.history_ops import HistoryView
 from memdir.store.history_records import Run, Version, iso_time
 
@@ -39,6 +41,8 @@ def _size(size: int) -> str:
 def _change(row: Version) -> str:
     if row.change == "rename" and row.other:
         return f"rename {'from' if row.hash is not None else 'to'} {row.other}"
+    if row.change == "undo" and row.hash is None:
+        return "undo (removed)"
     return row.change
 
 
@@ -103,6 +107,8 @@ def history(
     if runs:
         _print_runs(view.runs(limit=limit), as_json)
         return
+    if file is not None:
+        file = view.find(file)
     rows = view.versions(file, limit=limit)
     if as_json:
         echo_json([row.as_json() for row in rows])
@@ -111,7 +117,7 @@ def history(
         click.echo(f"no recorded changes{' of ' + file if file else ''} in {state.memory_dir.root}", err=True)
         return
     print_table(
-        f"{len(rows)} change(s) in {state.memory_dir.root}, newest first",
+        f"{len(rows)} {'change' if len(rows) == 1 else 'changes'} in {state.memory_dir.root}, newest first",
         ("at", "file", "version", "change", "by", "size", "run"),
         [(iso_time(r.at), r.file, f"v{r.version}", _change(r), r.by, _size(r.size), r.run) for r in rows],
         lambda row: "  ".join(row),
@@ -164,7 +170,8 @@ Examples:
 @pass_state
 def diff(state: CliState, file: str, start: int | None, end: int | None) -> None:
     """A unified diff between two recorded versions of a file (by default, its last change)."""
-    text = view_of(state).diff(file, start=start, end=end)
+    view = view_of(state)
+    text = view.diff(view.find(file), start=start, end=end)
     if not text:
         click.echo("no difference", err=True)
         return
@@ -174,18 +181,35 @@ def diff(state: CliState, file: str, start: int | None, end: int | None) -> None
 @cli.command(
     epilog="""\b
 Examples:
+  memdir restore feedback_testing.md            # a deleted memory, as it was when deleted
   memdir restore feedback_testing.md --version 2
 """
 )
 @click.argument("file", shell_complete=complete_memory_file)
-@click.option("--version", "number", type=click.IntRange(min=1), required=True, help="The version to bring back.")
+@click.option(
+    "--version",
+    "number",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The version to bring back (default, for a deleted memory: its last version).",
+)
 @pass_state
-def restore(state: CliState, file: str, number: int) -> None:
+def restore(state: CliState, file: str, number: int | None) -> None:
     """Put a file back as one of its versions left it (a deleted memory too), with its MEMORY.md line.
 
     The restore is itself a new version, so it can be undone.
     """
-    row = view_of(state).restore(file, number)
+    view = view_of(state)
+    rel = view.find(file)
+    if number is None:
+        number = view.deleted_version(rel)
+        if number is None:
+            fail(
+                f"{rel} is not deleted: name the version to bring back, memdir restore {rel} --version N "
+                f"(see 'memdir history {rel}')"
+            )
+            return
+    row = view.restore(rel, number)
     click.echo(f"restored {row.file} as of version {number} (now version {row.version})")
 
 
@@ -213,7 +237,13 @@ def undo(state: CliState, last: bool, run_id: str | None, force: bool) -> None:
     report = view.undo(target.id if target is not None else str(run_id), force=force)
     label = f" ({target.label}, by {target.by})" if target is not None and target.label else ""
     if report.restored:
-        click.echo(f"undid run {report.run}{label}: put back {', '.join(report.restored)}")
+        root = state.memory_dir
+        memories = [rel for rel in report.restored if os.path.basename(rel) != ENTRYPOINT_NAME] or report.restored
+        gone = [rel for rel in memories if not os.path.lexists(root.resolve(rel))]
+        back = [rel for rel in memories if rel not in gone]
+        done = [f"put back {', '.join(back)}"] if back else []
+        done += [f"removed {', '.join(gone)} (not there before that run)"] if gone else []
+        click.echo(f"undid run {report.run}{label}: {'; '.join(done)}")
     for later in report.conflicts:
         click.echo(
             f"memdir: left {later.file} alone: changed after that run ({later.change} by {later.by}, version "

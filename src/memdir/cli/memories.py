@@ -236,7 +236,9 @@ def show(state: CliState, file: str, number: int | None, as_json: bool) -> None:
     if number is not None:
         from memdir.cli.history import view_of
 
-        text = view_of(state).text(file, number)
+        view = view_of(state)
+        file = view.find(file)
+        text = view.text(file, number)
     else:
         file = find_memory(directory, file)
         text = directory.read_text(file)
@@ -268,4 +270,6 @@ def rm(state: CliState, file: str) -> None:
         parts.append(f"deleted {result.file}")
     if result.index_changed:
         parts.append(f"removed its line from {result.index_file}")
+    if result.deleted and state.memory_dir.history is not None:
+        parts.append(f"bring it back with: memdir restore {result.file}")
     click.echo("; ".join(parts))

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from memdir.store.files import FILE_MODE, MAX_MEMORY_FILE_BYTES, ensure_dir
-from memdir.store.history_records import HistoryError, Run, Version
+from memdir.store.history_records import HistoryError, Run, Version, change_of_run
 from memdir.store.provenance import EXTERNAL, current
 
 __all__ = ["RUN_SYNC_BUDGET", "History"]
@@ -331,7 +331,7 @@ class History:
             known = self._live(conn, rel)
             if known is None or known[0] != digest or change == "rename":
                 self._store_blob(conn, rel, data)
-                kind = change or ("create" if known is None else "edit")
+                kind = change or change_of_run(who.label) or ("create" if known is None else "edit")
                 self._add_version(
                     conn, rel, kind, digest, len(data), by=who.by, run=who.run, label=who.label, other=other
                 )
@@ -353,6 +353,8 @@ class History:
             if self._live(conn, rel) is None:
                 return
             conn.execute("DELETE FROM live WHERE file=?", (rel,))
+            if change == "delete":
+                change = change_of_run(who.label) or change
             self._add_version(conn, rel, change, None, 0, by=who.by, run=who.run, label=who.label, other=other)
 
     def moved(self, old: str, new: str | None) -> None:

@@ -14,10 +14,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memdir.errors import MemdirError
+from memdir.errors import MemdirError, MemoryNotFound
 from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.memory import Memory
 from memdir.store.history import History
 from memdir.store.history_records import HistoryError, Run, Version, iso_time
+from memdir.store.lookup import find_memory, suggest
 from memdir.store.provenance import EXTERNAL, acting_as, current
 
 if TYPE_CHECKING:
@@ -132,6 +134,56 @@ class HistoryView:
 
     def _rel(self, file: str) -> str:
         return self.memory_dir.relative(self.memory_dir.resolve(file))
+
+    def find(self, given: str) -> str:
+        """The file ``given`` names, as ``memdir show`` and ``rm`` take names (with or without
+        ``.md``, or a title), on disk or only in the history: a deleted memory keeps its name and
+        its last title. Raises :class:`MemoryNotFound` with the nearest names."""
+        try:
+            return find_memory(self.memory_dir, given)
+        except MemoryNotFound:
+            pass
+        rows = self.versions()
+        files = list(dict.fromkeys(row.file for row in rows))  # newest first
+        text = given.strip().removeprefix(self.memory_dir.path)
+        for candidate in (text, f"{text}.md"):
+            if candidate in files:
+                return candidate
+        titles = self._deleted_titles(rows)
+        lowered = text.casefold()
+        for title, rel in titles.items():
+            if title.strip().casefold() == lowered:
+                return rel
+        names = [rel.removesuffix(".md") for rel in files] + list(titles)
+        hint = suggest(text.removesuffix(".md"), names)
+        raise MemoryNotFound(f"no memory {given!r} in {self.memory_dir.root} or its history{hint}", path=given)
+
+    def _deleted_titles(self, rows: list[Version]) -> dict[str, str]:
+        """The last title of every file that is gone now, from its last version with content."""
+        latest: dict[str, Version] = {}
+        content: dict[str, Version] = {}
+        for row in rows:  # newest first
+            latest.setdefault(row.file, row)
+            if row.hash is not None:
+                content.setdefault(row.file, row)
+        titles: dict[str, str] = {}
+        for rel, row in latest.items():
+            kept = content.get(rel)
+            if row.hash is not None or kept is None or kept.hash is None:
+                continue
+            name = Memory.parse(self.db.content(kept.hash).decode("utf-8", errors="replace")).name
+            if name:
+                titles.setdefault(name, rel)
+        return titles
+
+    def deleted_version(self, file: str) -> int | None:
+        """The version a restore of ``file`` brings back when it is gone (its last version with
+        content); None when the file is there, or has no content recorded."""
+        rel = self._rel(file)
+        rows = self.versions(rel)
+        if not rows or rows[0].hash is not None or os.path.lexists(self.memory_dir.resolve(rel)):
+            return None
+        return next((row.version for row in rows if row.hash is not None), None)
 
     def versions(self, file: str | None = None, *, limit: int | None = None, run: str | None = None) -> list[Version]:
         """Changes newest first (of one file, one run, or all), after recording external ones."""

@@ -9,9 +9,18 @@ from typing import NamedTuple
 
 from memdir.errors import MemdirError
 
-__all__ = ["CHANGES", "HistoryError", "Run", "Version", "history_path", "iso_time"]
+__all__ = ["CHANGES", "HistoryError", "Run", "Version", "change_of_run", "history_path", "iso_time"]
 
-CHANGES = ("create", "edit", "delete", "rename")
+# "restore" and "undo": a version a restore or an undo wrote (an undo that took a file away has no
+# content, like a delete).
+CHANGES = ("create", "edit", "delete", "rename", "restore", "undo")
+
+
+def change_of_run(label: str) -> str | None:
+    """The change every write of a run records, when the run is a restore or an undo (its label,
+    ``restore <file> v<n>`` or ``undo <run>``, says so); None for any other run."""
+    word = label.split(" ", 1)[0]
+    return word if word in ("restore", "undo") else None
 
 
 class HistoryError(MemdirError):

@@ -176,7 +176,15 @@ class WebView:
     async def show(self, request: Request) -> Response:
         file = request.path_params["file"]
         md = self.md
-        record = await self.work(lambda: md.read(file))
+        try:
+            record = await self.work(lambda: md.read(file))
+        except MemoryNotFound:
+            restorable = await self.work(lambda: self.restorable(file))
+            if restorable is None:
+                raise
+            return self.render(
+                request, "deleted.html", 404, title="Deleted", result=None, file=file, restorable=restorable
+            )
         stamp = str(os.stat(record.path).st_mtime_ns)
         saved = request.query_params.get("saved") == "1"
         versions = await self.work(lambda: history_rows(md, record.file, limit=10))
@@ -269,7 +277,19 @@ class WebView:
         await self.form_of(request)
         md = self.md
         result = await self.work(lambda: md.delete(file))
-        return self.render(request, "deleted.html", title="Deleted", result=result)
+        restorable = await self.work(lambda: self.restorable(result.file))
+        return self.render(
+            request, "deleted.html", title="Deleted", result=result, file=result.file, restorable=restorable
+        )
+
+    def restorable(self, file: str) -> int | None:
+        """The version a restore of the deleted ``file`` brings back; None when it is not deleted,
+        or no history is kept."""
+        view = self.md.history
+        try:
+            return None if view is None else view.deleted_version(file)
+        except MemdirError:
+            return None
 
     # -- recall, doctor, team --------------------------------------------------------------
     async def recall(self, request: Request) -> Response:

@@ -329,3 +329,41 @@ def test_a_push_reports_progress_per_acknowledged_batch_up_to_every_file(
     assert pushed.uploaded == 30 and pushed.batches == len(heard) >= 2
     assert [total for _, total in heard] == [30] * len(heard)
     assert [done for done, _ in heard] == sorted(done for done, _ in heard) and heard[-1] == (30, 30)
+
+
+def test_a_sync_that_takes_two_rounds_reports_what_every_round_pushed(
+    make_team_client: MakeClient, team_server: TeamServer, tmp_path: Path
+):
+    """Two clones add a memory at once: both change the index, so the first clone's push meets the
+    second's and takes a second round to merge the index. Its summary counts both rounds' uploads
+    (it used to say "push: 0 files": the second round's alone)."""
+    a, b = tmp_path / "a" / "team", tmp_path / "b" / "team"
+    write(a, "MEMORY.md", "# Team\n")
+    push(make_team_client(), SyncState(), str(a))
+    pull(make_team_client(), SyncState(), str(b))
+    write(a, "a.md", "from a\n")
+    write(a, "MEMORY.md", "# Team\n- [A](a.md) — from a\n")
+    write(b, "b.md", "from b\n")
+    write(b, "MEMORY.md", "# Team\n- [B](b.md) — from b\n")
+
+    class PushedMeanwhile(TeamClient):
+        """Clone ``a``'s client: its first upload finds clone ``b``'s push landed just before it."""
+
+        raced = False
+
+        def put(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if not PushedMeanwhile.raced:
+                PushedMeanwhile.raced = True
+                push(make_team_client(), SyncState(), str(b))
+            return super().put(*args, **kwargs)
+
+    with PushedMeanwhile(team_server.endpoint(None, REPO)) as client:
+        report = sync(client, SyncState(), str(a))
+    assert PushedMeanwhile.raced
+    assert report.push.uploaded_keys == ("MEMORY.md", "a.md")
+    pulled, pushed, _ = report.summary()
+    assert "1 merged" in pulled  # the index: counted once, as merged
+    assert pushed == "push: 1 file to the server (1 new or changed, 0 deleted by you)"  # a.md, in the first round
+    entries = server_entries(team_server)
+    assert entries["a.md"] == "from a\n" and entries["b.md"] == "from b\n"
+    assert "- [A](a.md)" in entries["MEMORY.md"] and "- [B](b.md)" in entries["MEMORY.md"]

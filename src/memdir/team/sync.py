@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memdir.errors import SyncConflict, SyncError
@@ -30,7 +30,7 @@ from memdir.team.local import LocalOp, apply_local, team_by
 from memdir.team.protocol import hash_content
 from memdir.team.pull import pull
 from memdir.team.push import PUSH_DEADLINE, push
-from memdir.team.state import PullResult, SyncReport, SyncState
+from memdir.team.state import PullResult, PushResult, SyncReport, SyncState
 from memdir.team.sync_base import load_base, update_base
 from memdir.team.view import (
     conflict_copy,
@@ -56,6 +56,7 @@ def sync(
     ``deadline``."""
     started = time.monotonic()
     pulls: list[PullResult] = []
+    pushes: list[PushResult] = []
     while True:
         pulled = pull(client, state, team_dir, skip_etag_cache=True, allow_mass_delete=allow_mass_delete)
         pulls.append(pulled)
@@ -63,10 +64,11 @@ def sync(
         pushed = push(
             client, state, team_dir, allow_mass_delete=allow_mass_delete, deadline=remaining, progress=progress
         )
+        pushes.append(pushed)
         unsettled = [key for key, _why in pushed.not_pushed]
         elapsed = time.monotonic() - started
         if not unsettled or elapsed >= deadline:
-            return SyncReport(_combine(pulls), pushed)
+            return SyncReport(_combine(pulls), _combine_pushes(pushes))
         # Someone pushed the same keys meanwhile (with many teammates, usually the index): back off
         # with jitter so the rounds of concurrent syncs spread out, then reconcile again.
         pause = min(0.05 * 2.0 ** min(len(pulls), 10), 2.0) * (0.5 + random.random())
@@ -89,6 +91,24 @@ def _combine(pulls: list[PullResult]) -> PullResult:
         kept_local=last.kept_local,
         held_deletions=last.held_deletions,
         flagged=tuple(dict.fromkeys(flag for p in pulls for flag in p.flagged)),
+    )
+
+
+def _combine_pushes(pushes: list[PushResult]) -> PushResult:
+    """Every round's uploads and deletions (a round that only reconciled uploads nothing new, and
+    its report alone said ``push: 0 files``); what is left over is the last round's."""
+    if len(pushes) == 1:
+        return pushes[0]
+    last = pushes[-1]
+    keys = tuple(sorted({k for p in pushes for k in p.uploaded_keys}))
+    return replace(
+        last,
+        uploaded=len(keys),
+        batches=sum(p.batches for p in pushes),
+        uploaded_keys=keys,
+        bytes_sent=sum(p.bytes_sent for p in pushes),
+        deleted=tuple(sorted({k for p in pushes for k in p.deleted})),
+        attempts=sum(p.attempts for p in pushes),
     )
 
 

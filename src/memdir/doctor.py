@@ -473,5 +473,8 @@ def check_memory_dir(
         for index_rel in indexes:
             found, _ = _check_index(memory_dir, index_rel, memories, False, skip_comments=skip_index_comments)
             index_problems.extend(found)
+    history = memory_dir.history
+    if history is not None:  # a damaged history stops no write, but versions are only in the set-aside copy
+        problems.extend(Problem(path, None, "history-damaged", message) for path, message in history.damage(fix=fix))
     notes = tuple(Problem(*note) for note in store_notes(memory_dir.headers(), memories, time.strftime("%Y-%m-%d")))
     return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=notes)

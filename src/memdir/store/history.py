@@ -23,6 +23,13 @@ before it replaces or removes a file, which records the content about to go when
 recorded, and :meth:`written`/:meth:`removed` just after. A process killed in between leaves the
 previous content in the history and the new content in the file; the next catch-up
 (:meth:`sync`) records that content as ``external`` (its ``by`` is lost, never its text).
+
+A damaged history never stops a memory write: when SQLite says the database is corrupt or not a
+database, it is set aside as ``<name>.damaged-<time>`` (never deleted: ``sqlite3 FILE .recover``
+reads what is left), a warning says so once, and a new history starts with the files as they are;
+``memdir doctor`` reports the copy, and a damaged database before any write finds it. A history
+that went missing or empty is said to start anew too. A history folder memdir cannot write to is
+a refusal naming the ``memdir.history`` setting, since what is about to go could not be kept.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from typing import Any
 
 from memdir.store.files import FILE_MODE, MAX_MEMORY_FILE_BYTES, ensure_dir
 from memdir.store.history_records import HistoryError, Run, Version, change_of_run
+from memdir.store.history_repair import damaged_copies, recovering, set_aside
 from memdir.store.provenance import EXTERNAL, current
 
 __all__ = ["RUN_SYNC_BUDGET", "History"]
@@ -110,6 +118,9 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+_SETTING = "or set memdir.history to false to keep no history"
+
+
 class History:
     """The history database of one memory directory; also the observer of its writes."""
 
@@ -119,27 +130,65 @@ class History:
         self._conn: sqlite3.Connection | None = None
         self._synced_run: str | None = None
         self._bases: dict[str, bytes] = {}  # a few decompressed base versions, by hash
+        self._started_anew = False  # a damaged database was set aside, and that was said
 
     # -- connection --------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         if self._conn is not None:
             return self._conn
-        ensure_dir(os.path.dirname(self.path))
-        if not os.path.exists(self.path):
-            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+        try:
+            ensure_dir(os.path.dirname(self.path))
+            fresh = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
+            if fresh:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+        except OSError as exc:
+            raise HistoryError(
+                f"the history of {self.root} cannot be kept in {os.path.dirname(self.path)} "
+                f"({exc.strerror or exc}); make that folder writable, {_SETTING}",
+                rule="history-unavailable",
+                path=self.path,
+            ) from exc
         try:
             conn = self._open()
-        except sqlite3.DatabaseError:
-            # Never delete a history: a damaged one is set aside for a person (or sqlite3 .recover).
-            aside = f"{self.path}.damaged-{int(time.time())}"
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.replace(self.path + suffix, aside + suffix)
-            log.warning("memdir history %s was unreadable; kept as %s, a new one started", self.path, aside)
-            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+        except sqlite3.DatabaseError as exc:
+            self._set_aside(str(exc))
             conn = self._open()
+        if fresh and not self._started_anew and _walk(self.root):
+            log.warning(
+                "memdir history: there was no history of %s at %s (never kept, deleted or emptied); a new one "
+                "starts now, with the files as they are as their first versions",
+                self.root,
+                self.path,
+            )
         self._conn = conn
         return conn
+
+    def _set_aside(self, reason: str) -> None:
+        """Move the damaged database aside (:func:`set_aside`) and leave a new one to be made."""
+        self.close()
+        self._bases.clear()
+        self._synced_run = None
+        self._started_anew = True
+        set_aside(self.path, reason)
+
+    def damaged_copies(self) -> list[str]:
+        """The damaged databases set aside beside this one, oldest first."""
+        return damaged_copies(self.path)
+
+    def check(self) -> str | None:
+        """What SQLite's ``quick_check`` finds wrong with the database, or None when it reads cleanly."""
+        if not os.path.isfile(self.path) or os.path.getsize(self.path) == 0:
+            return None
+        try:
+            rows = self._connect().execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        found = [str(row[0]) for row in rows if str(row[0]) != "ok"]
+        return "; ".join(found[:3]) or None
+
+    def start_anew(self) -> None:
+        """Set the database aside now, as a damaged one is, and start a new one (``doctor --fix``)."""
+        self._set_aside(self.check() or "set aside on request")
 
     def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
@@ -167,7 +216,8 @@ class History:
         try:
             yield conn
         except BaseException:
-            conn.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):  # a damaged database may refuse that too
+                conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
 
@@ -289,25 +339,30 @@ class History:
     def before(self, rel: str) -> None:
         """Keep what is at ``rel`` now, before memdir replaces or removes it."""
         try:
-            run = current().run
-            if self._synced_run != run:
-                # Once per run (a command, an agent run, a tool call), before its first change,
-                # memdir looks at the whole directory, so what others changed meanwhile is kept.
-                # A directory the history has never seen is recorded a part at a time (see sync).
-                self.sync(budget=RUN_SYNC_BUDGET)
-                self._synced_run = run
-            if self._known_as_is(rel):
-                return
-            with self._transaction() as conn:
-                self._catch_up(conn, rel, self._external_run())
-        except sqlite3.Error as exc:
+            self._keep(rel)
+        except (sqlite3.Error, OSError) as exc:
             raise HistoryError(
                 f"the history of {self.root} ({self.path}) could not keep the current version of {rel}, so it "
-                f"was not changed: {exc}; fix or move that file, or set memdir.history to false",
+                f"was not changed: {exc}; make that file and its folder writable, {_SETTING}",
                 rule="history-unavailable",
                 path=self.path,
             ) from exc
 
+    @recovering
+    def _keep(self, rel: str) -> None:
+        run = current().run
+        if self._synced_run != run:
+            # Once per run (a command, an agent run, a tool call), before its first change,
+            # memdir looks at the whole directory, so what others changed meanwhile is kept.
+            # A directory the history has never seen is recorded a part at a time (see sync).
+            self.sync(budget=RUN_SYNC_BUDGET)
+            self._synced_run = run
+        if self._known_as_is(rel):
+            return
+        with self._transaction() as conn:
+            self._catch_up(conn, rel, self._external_run())
+
+    @recovering
     def refresh_file(self, rel: str) -> None:
         """Record an outside change of one file (cheaper than :meth:`sync` for one memory)."""
         with self._transaction() as conn:
@@ -317,9 +372,10 @@ class History:
         """Record the content memdir just wrote at ``rel``."""
         try:
             self._record(rel, data)
-        except (sqlite3.Error, OSError) as exc:  # the write happened: the next catch-up records it
+        except (sqlite3.Error, OSError, HistoryError) as exc:  # the write happened: the next catch-up records it
             log.warning("memdir history could not record %s: %s", rel, exc)
 
+    @recovering
     def _record(self, rel: str, data: bytes, *, change: str | None = None, other: str | None = None) -> None:
         who = current()
         digest = _digest(data)
@@ -344,9 +400,10 @@ class History:
         """Record that memdir just removed ``rel``."""
         try:
             self._gone(rel, "delete", None)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError, HistoryError) as exc:
             log.warning("memdir history could not record the removal of %s: %s", rel, exc)
 
+    @recovering
     def _gone(self, rel: str, change: str, other: str | None) -> None:
         who = current()
         with self._transaction() as conn:
@@ -367,9 +424,10 @@ class History:
             with open(os.path.join(self.root, new), "rb") as handle:
                 data = handle.read(MAX_MEMORY_FILE_BYTES + 1)
             self._record(new, data, change="rename", other=old)
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, HistoryError) as exc:
             log.warning("memdir history could not record the move of %s: %s", old, exc)
 
+    @recovering
     def sync(self, *, budget: int | None = None, by: str = EXTERNAL) -> int:
         """Record every change made by someone else since memdir last looked (a whole-directory
         catch-up: one ``stat`` per file, a read only where it changed); returns how many.
@@ -408,6 +466,7 @@ class History:
             return int(conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]) - before
 
     # -- reading -------------------------------------------------------------------------------
+    @recovering
     def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Version]:
         return [Version(*row) for row in self._connect().execute(sql, args)]
 
@@ -436,6 +495,7 @@ class History:
             raise HistoryError(f"{file} has no version {number}; {known} (see 'memdir history {file}')", path=file)
         return rows[0]
 
+    @recovering
     def content(self, digest: str) -> bytes:
         """The bytes of a recorded content."""
         data = self._plain(self._connect(), digest)
@@ -443,6 +503,7 @@ class History:
             raise HistoryError(f"the content {digest[:12]} is missing from the history {self.path}")
         return data
 
+    @recovering
     def runs(self, *, limit: int | None = None) -> list[Run]:
         """Runs newest first, each with its count of changes and the files it touched."""
         sql = (
@@ -457,6 +518,7 @@ class History:
             out.append(Run(str(rid), str(by), str(label), float(started), int(count), names, undone))
         return out
 
+    @recovering
     def mark_undone(self, run: str, by_run: str) -> None:
         with self._transaction() as conn:
             conn.execute("UPDATE runs SET undone_by=? WHERE id=?", (by_run, run))
@@ -465,6 +527,7 @@ class History:
         return sum(os.path.getsize(self.path + s) for s in ("", "-wal") if os.path.exists(self.path + s))
 
     # -- retention -----------------------------------------------------------------------------
+    @recovering
     def prune(self, *, keep_days: float | None = None, keep_versions: int | None = None) -> tuple[int, int]:
         """Forget old versions: those older than ``keep_days``, or all but the newest
         ``keep_versions`` of each file. The newest version of every file, and the newest one with

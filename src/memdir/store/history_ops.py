@@ -316,3 +316,30 @@ class HistoryView:
 
     def prune(self, *, keep_days: float | None = None, keep_versions: int | None = None) -> tuple[int, int]:
         return self.db.prune(keep_days=keep_days, keep_versions=keep_versions)
+
+    def damage(self, *, fix: bool = False) -> list[tuple[str, str]]:
+        """``(path, message)`` for a damaged history database (``fix``: set aside now and started
+        anew) and for each damaged one set aside earlier, whose versions are only there."""
+        found: list[tuple[str, str]] = []
+        broken = self.db.check()
+        if broken is not None and fix:
+            self.db.start_anew()
+            broken = None
+        if broken is not None:
+            found.append(
+                (
+                    self.db.path,
+                    f"the history database is damaged ({broken}); the next change sets it aside and starts a new "
+                    "one, or run 'memdir doctor --fix' to do it now",
+                )
+            )
+        for copy in self.db.damaged_copies():
+            found.append(
+                (
+                    copy,
+                    "a damaged history database, set aside so that memory writes go on with a new one; the "
+                    f"versions from before are only in it ('sqlite3 {copy} .recover'); delete it when you no "
+                    "longer need them",
+                )
+            )
+        return found

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,7 +118,10 @@ def test_the_browsers_one_time_code_opens_one_session_once(services: UiServices)
     code = app.issue_code()
     with TestClient(app, base_url=BASE) as browser, TestClient(app, base_url=BASE) as latecomer:
         first = browser.get(f"/recall?code={code}&message=x", follow_redirects=False)
-        assert first.status_code == 303 and first.headers["location"] == "/recall?message=x"
+        # A page of the server moves the browser on (not a redirect: one that a local file started
+        # would not carry the SameSite=Strict cookie).
+        assert first.status_code == 200 and 'content="0;url=/recall?message=x"' in first.text
+        assert code not in first.text and TOKEN not in first.text
         assert code not in first.headers["set-cookie"] and TOKEN not in first.headers["set-cookie"]
         assert browser.get("/").status_code == 200
         again = latecomer.get(f"/?code={code}", follow_redirects=False)
@@ -198,6 +202,16 @@ for path, cookie in json.loads(sys.argv[2]):
 print(json.dumps(statuses))
 """
 
+OTHER_USER_READS = """
+import os, sys
+os.setgroups([]); os.setgid(65534); os.setuid(65534)
+try:
+    open(sys.argv[1], encoding="utf-8").read()
+    print("read")
+except PermissionError:
+    print("refused")
+"""
+
 
 @pytest.fixture
 def ui_process(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
@@ -237,15 +251,24 @@ def ui_process(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
                 process.stdout.close()
 
 
-def test_memdir_ui_opens_the_browser_on_a_one_time_code_never_the_token(ui_process: tuple[str, str, Path]) -> None:
+def opened_page(browser_argv: str) -> Path:
+    """The page ``memdir ui`` opened the browser on: a local file, named on its command line."""
+    uri = browser_argv.split()[0]
+    assert uri.startswith("file:///"), uri
+    return Path(urllib.parse.unquote(uri.removeprefix("file://")))
+
+
+def test_memdir_ui_hands_the_browser_its_one_time_code_in_a_private_file(ui_process: tuple[str, str, Path]) -> None:
     printed, browser_argv, _home = ui_process
     token = printed.split("?token=", 1)[1]
-    assert token and token not in browser_argv
-    code_url = browser_argv.split()[0]
-    assert "?code=" in code_url
+    assert token and token not in browser_argv and "code=" not in browser_argv
+    page = opened_page(browser_argv)
+    assert stat.S_IMODE(page.stat().st_mode) == 0o600 and stat.S_IMODE(page.parent.stat().st_mode) == 0o700
+    code_url = re.search(r'url=([^"]+)"', page.read_text(encoding="utf-8")).group(1)  # type: ignore[union-attr]
+    assert "?code=" in code_url and token not in code_url
     with httpx.Client() as browser:
         first = browser.get(code_url, follow_redirects=False)
-        assert first.status_code == 303 and token not in first.headers["set-cookie"]
+        assert first.status_code == 200 and token not in first.headers["set-cookie"]
         assert browser.get(printed.split("?", 1)[0]).status_code == 200
     assert httpx.get(code_url, follow_redirects=False).status_code == 403  # the code is spent
     assert httpx.get(printed, follow_redirects=False).status_code == 303  # the printed address still works
@@ -253,7 +276,13 @@ def test_memdir_ui_opens_the_browser_on_a_one_time_code_never_the_token(ui_proce
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="switching to a second Unix user needs root")
 def test_another_local_user_gets_nothing_from_the_web_view(ui_process: tuple[str, str, Path]) -> None:
-    printed, _browser_argv, _home = ui_process
+    printed, browser_argv, _home = ui_process
+    page = opened_page(browser_argv)
+    tried = subprocess.run(
+        [sys.executable, "-I", "-c", OTHER_USER_READS, str(page)], capture_output=True, text=True, timeout=60
+    )
+    assert tried.returncode == 0, tried.stderr
+    assert tried.stdout.strip() == "refused", "the page with the one-time code is for this user only"
     base, token = printed.split("/?token=", 1)
     port = int(base.rsplit(":", 1)[1])
     other_port_cookie = f"memdir_ui_{port + 1}={gate.session_value(token, port + 1)}"

@@ -139,3 +139,30 @@ def test_without_the_token_the_browser_gets_the_403_page(
     assert page.get_by_role("alert").is_visible()
     assert "Real DB" not in page.content()
     shot(page, "forbidden")
+
+
+def test_the_browser_memdir_ui_opens_lands_signed_in_on_the_memories(
+    browser_context_factory: Callable[..., Any], memory_root: Path, tmp_path: Path
+) -> None:
+    """``memdir ui`` hands the browser a local page holding the one-time code (never a command
+    line); from there chromium reaches the view signed in, its SameSite=Strict cookie and all."""
+    recorder = tmp_path / "browser.sh"
+    recorder.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" > "{tmp_path / "opened"}"\n', encoding="utf-8")
+    recorder.chmod(0o700)
+    command = [sys.executable, "-m", "memdir", "--memory-dir", str(memory_root), "ui"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "c")}
+    env["BROWSER"] = str(recorder)
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env) as process:
+        try:
+            assert process.stdout is not None
+            process.stdout.readline()  # the address: printed after the browser was handed its page
+            opened = (tmp_path / "opened").read_text(encoding="utf-8").strip()
+            assert opened.startswith("file:///") and "code=" not in opened
+            page = browser_context_factory().new_page()
+            page.set_default_timeout(30_000)
+            page.goto(opened)
+            page.wait_for_url("http://127.0.0.1:*/")
+            assert page.get_by_role("heading", name="Memories").is_visible()
+        finally:
+            process.terminate()
+            process.wait(timeout=30)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import pathlib
+import shutil
 import socket
 import sys
+import tempfile
 import webbrowser
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -58,7 +62,8 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     """Browse, search and edit this project's memories in a local web page.
 
     The first line printed is the address, with the access token that keeps other local users out.
-    The browser is opened on a one-time code instead, so the token never appears on a command line.
+    The browser is opened on a one-time code instead, handed over in a file only you can read, so
+    neither the token nor the code ever appears on a command line.
     """
     require_extra("memdir ui", "ui", "starlette", "uvicorn", "jinja2")
     import uvicorn
@@ -81,13 +86,12 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; pick another --port") from exc
     base = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     app = create_ui_app(services, token=token)
+    # The browser's page is written before the address is printed: whoever reads that line (a
+    # person, a script) finds the page there already.
+    opener = None if no_browser else _open_browser(f"{base}?code={app.issue_code()}")
     click.echo(f"{base}?token={token}")
     sys.stdout.flush()
     click.echo(f"serving {state.config.memory_dir} until Ctrl-C", err=True)
-    if not no_browser:
-        # A browser's command line is visible to every local user (ps): it gets a one-time code
-        # that the first request exchanges, never the token.
-        webbrowser.open(f"{base}?code={app.issue_code()}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     watch = watch_external_changes(state.config)  # an outside edit shows in History without a reload
     try:
@@ -95,3 +99,23 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     finally:
         if watch is not None:
             watch.stop()
+        if opener is not None:
+            shutil.rmtree(opener, ignore_errors=True)
+
+
+def _open_browser(url: str) -> str:
+    """Open the browser on ``url`` without putting it on a command line, as notebook servers do.
+
+    Every local user can read a process's command line (``ps``, ``/proc/*/cmdline``), and a slow
+    browser leaves the one-time code there long enough to be taken. The browser gets a local page
+    instead, in a folder only this user can enter (0700, the page 0600), that moves it on to
+    ``url``. Returns the folder, which goes when the server stops."""
+    from memdir.ui.gate import moving_page
+
+    folder = tempfile.mkdtemp(prefix="memdir-ui-")
+    page = os.path.join(folder, "open.html")
+    descriptor = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(moving_page(url))
+    webbrowser.open(pathlib.Path(page).as_uri())
+    return folder

@@ -4,8 +4,12 @@ The server listens on 127.0.0.1, where every local user can connect; the token p
 person who started it is what separates them. It never appears on a command line: ``memdir ui``
 opens the browser on a one-time code (:meth:`TokenGate.issue_code`), which the first request
 exchanges and which is worthless after that or after two minutes; the printed address carries the
-token itself, for the person to paste. Either answer is a cookie and a redirect to the same page
-without the secret, so it leaves the address bar and the history.
+token itself, for the person to paste. Either answer is a cookie and a move to the same page
+without the secret, so it leaves the address bar and the history. The code's move is a page of
+this server that refreshes to the target rather than a redirect: the browser reaches the code
+from a local file (the code is never on a command line either, see ``memdir ui``), and a browser
+does not send a ``SameSite=Strict`` cookie on a redirect a file started, only on a move this
+server's own page starts.
 
 The cookie holds a session value derived from the token and the port the server listens on, never
 the token: browsers send every 127.0.0.1 cookie to every port, so a server on another port may
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import secrets
 import threading
 import time
@@ -26,12 +31,12 @@ from urllib.parse import urlencode
 
 import jinja2
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memdir.ui.web import render_page, same_origin, tokens_match
 
-__all__ = ["CODE_SECONDS", "TokenGate", "cookie_name", "session_value"]
+__all__ = ["CODE_SECONDS", "TokenGate", "cookie_name", "moving_page", "session_value"]
 
 _OPEN_PREFIXES = ("/static/",)
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
@@ -127,7 +132,7 @@ class TokenGate:
                 return
             rest = [(key, value) for key, value in request.query_params.multi_items() if key not in ("token", "code")]
             target = request.url.path + (f"?{urlencode(rest)}" if rest else "")
-            response = RedirectResponse(target, status_code=303)
+            response = RedirectResponse(target, status_code=303) if given is not None else _moving_to(target)
             response.set_cookie(name, session_value(self.token, port), httponly=True, samesite="strict", path="/")
             await response(scope, receive, send)
             return
@@ -143,3 +148,20 @@ class TokenGate:
     def _deny(self, request: Request, reason: str) -> ASGIApp:
         context = {"title": "Access denied", "status": 403, "message": reason, "nav": False, "csrf": ""}
         return render_page(self.pages, "error.html", context, status=403)
+
+
+def moving_page(target: str) -> str:
+    """A page that moves the browser on to ``target`` at once, with a link for a browser that does
+    not follow the refresh: what the code's answer is, and what ``memdir ui`` opens the browser on."""
+    shown = html.escape(target, quote=True)
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="refresh" content="0;url={shown}"><meta name="referrer" content="no-referrer">'
+        f'<title>memdir</title></head><body><p><a href="{shown}">Open memdir</a></p></body></html>\n'
+    )
+
+
+def _moving_to(target: str) -> Response:
+    """:func:`moving_page` served by this server: the same origin, so the session cookie set with
+    it goes along when the browser moves on."""
+    return HTMLResponse(moving_page(target), headers={"Cache-Control": "no-store"})

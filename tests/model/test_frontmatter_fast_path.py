@@ -50,6 +50,19 @@ _VALUES = st.one_of(
             "%x",
             "x %",
             "x!",
+            '"x"',
+            '"2026-01-01T10:00:00.000Z"',
+            '"1"',
+            '""',
+            '"a\\"b"',
+            '"tab\tx"',
+            '"# c"',
+            '"x" # c',
+            '"a: b"',
+            "007",
+            "+5",
+            "TRUE",
+            "1.5",
         ]
     ),
 )
@@ -131,6 +144,13 @@ def test_the_fast_frontmatter_reader_agrees_with_the_yaml_reader_on_everything_i
         assert json.dumps(fast) == json.dumps(_yaml_reading(block)), block
 
 
+def test_the_stamps_and_numbers_memdir_writes_take_the_fast_reader():
+    stamp = '"2026-11-28T13:50:09.155Z"'
+    block = f"name: N\nn: 3\nok: true\ncreated: {stamp}\nmetadata:\n  modified: {stamp}\n"
+    fast = _plain_mapping(block)
+    assert fast == _yaml_reading(block) and fast["n"] == 3 and fast["created"] == "2026-11-28T13:50:09.155Z"
+
+
 def test_plain_claude_code_headers_take_the_fast_reader_and_read_the_same():
     block = (
         "name: Real DB in tests\ndescription: Integration tests hit a real database, don't mock it\n"
@@ -151,3 +171,10 @@ def test_reading_a_plain_header_does_not_import_pyyaml():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == ["({'name': 'x', 'description': 'y', 'type': 'user'}, 'body\\n')", "False"]
+
+
+@given(st.one_of(st.text(max_size=12), _VALUES))
+def test_a_scalar_is_a_string_exactly_when_no_core_schema_pattern_matches_it(text):
+    from memdir.model.core_schema import BOOL_RE, FLOAT_RE, INT_RE, NULL_RE, plain_is_string
+
+    assert plain_is_string(text) == (not any(p.match(text) for p in (NULL_RE, BOOL_RE, INT_RE, FLOAT_RE)))

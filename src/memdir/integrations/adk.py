@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 from memdir.errors import MemoryFormatError
 from memdir.integrations.agent_memory import AgentMemory, note_index_refused, open_session
-from memdir.integrations.item_values import file_for_key, memory_from_value
+from memdir.integrations.mcp_tools import parse_type
 from memdir.integrations.user_dirs import check_template, fill_template, placeholders
+from memdir.model.memory import Memory
 from memdir.store.provenance import acting_as
 
 try:
@@ -96,6 +97,12 @@ def _legacy_name(value: str) -> str | None:
     if not value or "/" in value or "\\" in value or value.startswith(".") or "\x00" in value:
         return None
     return value
+
+
+def _file_of(memory_id: str) -> str:
+    """The memory file an entry's id names: the file name a search returned (``project_deploys.md``,
+    a path in the directory), or the same without ``.md``; the directory checks it."""
+    return memory_id if memory_id.endswith(".md") else f"{memory_id}.md"
 
 
 def _entry_text(entry: MemoryEntry) -> str:
@@ -226,13 +233,18 @@ class MemdirMemoryService(BaseMemoryService):
         directory.ensure()
         for entry in memories:
             text = _entry_text(entry)
-            fields = {k: v for k, v in {**(custom_metadata or {}), **entry.custom_metadata}.items()}
-            value = {"content": text, **{k: fields[k] for k in ("name", "description", "type") if fields.get(k)}}
-            if "name" not in value:
-                first = next((line.strip() for line in text.splitlines() if line.strip()), "memory")
-                value["name"] = first if len(first) <= 60 else first[:59].rstrip() + "…"
-            file = file_for_key(entry.id) if entry.id else None
-            saved = memory_from_value(file or str(value["name"]), value)
+            fields = {**(custom_metadata or {}), **entry.custom_metadata}
+            first = next((line.strip() for line in text.splitlines() if line.strip()), "memory")
+            name = str(fields.get("name") or (first if len(first) <= 60 else first[:59].rstrip() + "…"))
+            description = " ".join(str(fields.get("description") or first).split())
+            kind = fields.get("type")
+            saved = Memory(
+                name=name,
+                description=description if len(description) <= 150 else description[:149].rstrip() + "…",
+                type=parse_type(kind) if isinstance(kind, str) else None,
+                body=text,
+            )
+            file = _file_of(entry.id) if entry.id else None
             with acting_as("adk", label="adk add_memory"):
                 result = directory.save(saved, file=file, force=file is not None)
             note_index_refused(result, warn=True)
@@ -241,4 +253,4 @@ class MemdirMemoryService(BaseMemoryService):
         if not memory_id:
             raise MemoryFormatError("delete_memory needs the memory_id a search returned", rule="adk-memory-id")
         with acting_as("adk", label="adk delete_memory"):
-            self.memory_for(app_name, user_id).session.memory_dir.delete(file_for_key(memory_id))
+            self.memory_for(app_name, user_id).session.memory_dir.delete(_file_of(memory_id))

@@ -55,6 +55,7 @@ WRITE_TOOLS = frozenset({"remember", "update", "forget", "memory"})
 
 _runs = itertools.count(1)
 log = logging.getLogger("memdir")
+_told: set[str] = set()  # the indexes whose refusal this process has warned about
 
 
 class Reminder(NamedTuple):
@@ -65,15 +66,23 @@ class Reminder(NamedTuple):
 
 
 def note_index_refused(result: SaveResult, *, warn: bool = False) -> str | None:
-    """When a save got no ``MEMORY.md`` line (the index is full), say so: a logged warning always,
-    and with ``warn`` a Python warning (:class:`~memdir.errors.IndexFullWarning`), for the calls
-    whose answer has no place for it (a store's ``put``); returns the text, for a tool's answer."""
+    """When a save got no ``MEMORY.md`` line (the index is full), say so; returns the text, for a
+    tool's answer (a model is told every time). The first time for an index in a process, it is a
+    logged warning and, with ``warn``, a Python warning (:class:`~memdir.errors.IndexFullWarning`),
+    for the calls whose answer has no place for it (a store's ``put``); after that a logged line
+    at INFO, so that loading 10,000 items into a full index does not print 10,000 warnings."""
     text = result.index_warning
     if text is not None:
-        log.warning("%s", text)
-        if warn:
-            warnings.warn(text, IndexFullWarning, stacklevel=3)
+        _tell(result.path[: len(result.path) - len(result.file)] + result.index_file, text, warn=warn)
     return text
+
+
+def _tell(index: str, text: str, *, warn: bool) -> None:
+    first = index not in _told
+    _told.add(index)
+    log.log(logging.WARNING if first else logging.INFO, "%s", text)
+    if warn and first:
+        warnings.warn(text, IndexFullWarning, stacklevel=4)
 
 
 def place_reminders(prompts: Sequence[str], shown: Sequence[Reminder]) -> dict[int, list[str]]:
@@ -130,11 +139,12 @@ def open_session(
     return built
 
 
-def _logged(outcome: Outcome) -> Outcome:
-    """A tool's save, with the index's refusal logged for the developer (the model reads it in the answer)."""
-    warning = outcome.payload.get("index_warning")
-    if isinstance(warning, str):
-        log.warning("%s", warning)
+def _logged(outcome: Outcome, root: str) -> Outcome:
+    """A tool's save, with the index's refusal logged for the developer (the model reads it in the
+    answer), as :func:`note_index_refused` logs it."""
+    warning, index = outcome.payload.get("index_warning"), outcome.payload.get("index_file")
+    if isinstance(warning, str) and isinstance(index, str):
+        _tell(os.path.join(root, index), warning, warn=False)
     return outcome
 
 
@@ -227,7 +237,7 @@ class AgentMemory:
     def remember(self, name: str, description: str, content: str, type: str | None = None) -> str:
         with acting_as(self.by, label=f"{self.by} remember"):
             outcome = self.toolbox.remember(type=type, name=name, description=description, body=content)
-        return _outcome_text(_logged(outcome))
+        return _outcome_text(_logged(outcome, self.session.memory_dir.path))
 
     def update(
         self,
@@ -242,7 +252,7 @@ class AgentMemory:
             outcome = self.toolbox.update(
                 file, name=name, description=description, type=type, body=content, append=append
             )
-        return _outcome_text(_logged(outcome))
+        return _outcome_text(_logged(outcome, self.session.memory_dir.path))
 
     def forget(self, file: str) -> str:
         with acting_as(self.by, label=f"{self.by} forget"):

@@ -1,25 +1,29 @@
 """Key-value items as memory files: the mapping a store adapter (LangGraph's ``BaseStore``) writes and reads.
 
 A store item is ``(namespace, key, value)`` with ``value`` a JSON object; a memory is a Markdown
-file with a frontmatter. The mapping, both ways:
+file with a frontmatter. What a ``put`` writes comes back from a ``get`` as it was put, whatever
+its shape, and the file is one Claude Code reads as a memory. Two forms (the key's file is
+:mod:`memdir.integrations.item_keys`'s):
 
-* the file is ``<key>.md`` (a key that already ends in ``.md`` is the file name itself);
-* ``value["content"]`` is the body. A string is written as it is (LangMem's default value,
-  ``{"content": "..."}``, is a memory as it stands); any other JSON value (LangMem's schema
-  memories, ``{"kind": ..., "content": {...}}``) is written as a fenced JSON block with
-  ``content_format: json`` in the frontmatter, and read back as the same value;
-* ``name``, ``description`` and ``type`` are the frontmatter fields of the same names. Without a
-  ``name`` the first line of the content is the name (cut at a word before 60 characters; the
-  ``kind`` of JSON content; else the key), since LangMem's keys are UUIDs and the name is the
-  index line's title; without a ``description`` the first line of the content is (cut at 150
-  characters), because recall matches against it; ``type`` is one of user, feedback, project or
-  reference, or absent;
-* every other field is a frontmatter key of its own, kept as given (``metadata`` is Claude Code's
-  and ``content_format`` is the mapping's, so neither may be a field).
+* a memory value, ``{"content": ...}`` with optional ``name``, ``description`` and ``type``
+  strings (LangMem's default value is ``{"content": "..."}``): the content is the body (a string
+  as it is; any other JSON, such as LangMem's schema memories, a fenced JSON block with
+  ``content_format: json``), the three fields are the frontmatter's, and every other field is a
+  frontmatter key of its own;
+* any other value (``{"food_preference": "pizza"}``, LangGraph's documented example; a field memdir
+  uses itself; a body a file would not keep byte for byte): the whole value is the body, a fenced
+  JSON block with ``content_format: value``, read back as the same object.
 
-Reading gives ``content``, the three fields when the file has them, and its other frontmatter keys.
-A value without ``content`` is refused with an error that says so. The body is stored as a memory
-file stores it: without leading blank space or trailing newlines.
+A memory needs a name, a description and (for ``memdir doctor``) a type, which a value need not
+say: memdir fills in the name (the content's first line, cut at a word before 60 characters, since
+LangMem's keys are UUIDs and the name is the title of the index line), the description (the
+first line, cut at 150 characters: recall matches against it) and the store's default type, and
+lists what it filled in (``derived:``) so that a ``get`` gives back only what was put. The first
+``put`` stamps the time (``created:``), which a ``get`` reads as ``created_at``.
+
+A ``put`` over a file the store did not write (one Claude Code or a person wrote) keeps what the
+value does not say: its name, description, type and other frontmatter keys stay unless the value
+names them. A ``put`` over a file the store wrote replaces the value, as every store does.
 
 :func:`matches` is the ``filter`` of a search, with the operators LangGraph's interface names
 (``$eq``, ``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``) and exact matching of nested values.
@@ -32,51 +36,38 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from memdir.errors import MemoryFormatError, UnsafePathError
+from memdir.errors import MemoryFormatError
+from memdir.integrations.item_keys import KEY_FIELD, needs_stored_key
 from memdir.integrations.mcp_tools import parse_type
-from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import Memory
-from memdir.model.memory_type import METADATA_KEY
+from memdir.model.memory_type import METADATA_KEY, MemoryType
+from memdir.model.timefields import parse_iso_ms
 
-__all__ = ["CONTENT_FORMAT_KEY", "file_for_key", "key_for_file", "matches", "memory_from_value", "value_from_memory"]
+__all__ = [
+    "CONTENT_FORMAT_KEY",
+    "CREATED_KEY",
+    "created_ms",
+    "matches",
+    "memory_from_value",
+    "value_from_memory",
+]
 
 CONTENT_FORMAT_KEY = "content_format"
-_FIELDS = ("content", "name", "description", "type")
-_RESERVED = (METADATA_KEY, CONTENT_FORMAT_KEY)
+CREATED_KEY = "created"
+DERIVED_KEY = "derived"
+_FIELDS = ("name", "description", "type")
+# Frontmatter keys the file uses itself: a value with a field of one of these names is kept whole.
+_RESERVED = (METADATA_KEY, CONTENT_FORMAT_KEY, CREATED_KEY, DERIVED_KEY, KEY_FIELD, "modified")
 _DESCRIPTION_LIMIT = 150
 _NAME_LIMIT = 60
 _FENCE = "```"
 
 
-def file_for_key(key: str) -> str:
-    """The memory file of a key: ``<key>.md``; a key that is not one safe file name is refused."""
-    if not isinstance(key, str) or not key.strip():
-        raise UnsafePathError("a store key must be a non-empty string", rule="store-key", path=str(key))
-    if "/" in key or "\\" in key or "\x00" in key or key.startswith("."):
-        raise UnsafePathError(
-            f"store key {key!r} must be one file name: no '/', '\\' or NUL, not starting with '.'",
-            rule="store-key",
-            path=key,
-        )
-    file = key if key.endswith(".md") else f"{key}.md"
-    if file == ENTRYPOINT_NAME:
-        raise UnsafePathError(
-            f"store key {key!r} names the index, {ENTRYPOINT_NAME}; memdir keeps it in step with the memories",
-            rule="store-key",
-            path=key,
-        )
-    return file
-
-
-def key_for_file(file: str) -> str:
-    """The key of a memory file's base name: the name without ``.md``."""
-    return file.removesuffix(".md")
-
-
 def _first_line(text: str) -> str:
+    """The first line that says something: not blank, not a fence, not a rule of dashes."""
     for line in text.splitlines():
         line = line.strip().lstrip("#").strip()
-        if line and line != _FENCE and not line.startswith(_FENCE):
+        if line and not line.startswith(_FENCE) and line.strip("-=*_~ "):
             return line if len(line) <= _DESCRIPTION_LIMIT else line[: _DESCRIPTION_LIMIT - 1].rstrip() + "…"
     return ""
 
@@ -91,84 +82,180 @@ def _title(summary: str) -> str:
 
 def _json_text(value: object, what: str) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False)
+        return json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise MemoryFormatError(f"{what} must be JSON data ({exc})", rule="store-value") from exc
+        raise MemoryFormatError(
+            f"{what} must be JSON data (objects, lists, strings, numbers, true, false, null): {exc}",
+            rule="store-value",
+        ) from exc
 
 
-def memory_from_value(key: str, value: Mapping[str, Any], existing: Memory | None = None) -> Memory:
-    """The memory a put writes; ``existing`` (the file being replaced) keeps its layout and Claude
-    Code's ``metadata:`` block, the bookkeeping the value does not carry."""
+def _one_line(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and "\n" not in value and "\r" not in value
+
+
+def _kept_as_body(content: str) -> bool:
+    """Whether a file keeps ``content`` byte for byte as its body (it drops leading blank space and
+    trailing newlines, and writes ``\\n`` line ends)."""
+    return Memory(name=None, description=None, type=None, body=content).body == content
+
+
+def _memory_shaped(value: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a memory value (see the module docstring) that a file keeps as it is."""
+    content = value.get("content")
+    if "content" not in value or (isinstance(content, str) and not _kept_as_body(content)):
+        return False
+    if any(field in value and not _one_line(value[field]) for field in _FIELDS):
+        return False
+    if "type" in value and getattr(_type_or_none(value["type"]), "value", None) != value["type"]:
+        return False  # not one of the four as written: kept whole, so it reads back as given
+    return not any(field in value for field in _RESERVED) and all(isinstance(field, str) for field in value)
+
+
+def _type_or_none(value: str) -> MemoryType | None:
+    try:
+        return parse_type(value)
+    except MemoryFormatError:
+        return None
+
+
+def _summary(value: Mapping[str, Any]) -> str:
+    """One line that says what a value of any shape holds: its scalar fields, ``field: value``."""
+    parts = [f"{field}: {item}" for field, item in value.items() if isinstance(item, str | int | float | bool)]
+    return _first_line(" · ".join(" ".join(str(part).split()) for part in parts))
+
+
+def _derived(memory: Memory) -> set[str]:
+    listed = memory.extra.get(DERIVED_KEY)
+    return {part.strip() for part in listed.split(",")} if isinstance(listed, str) else set()
+
+
+def memory_from_value(
+    key: str,
+    value: Mapping[str, Any],
+    existing: Memory | None = None,
+    *,
+    default_type: MemoryType | None = None,
+    now: str | None = None,
+) -> Memory:
+    """The memory a put of ``value`` under ``key`` writes over ``existing`` (None for a new file):
+    see the module docstring. ``now`` is the creation stamp of a new file (an ISO time)."""
     if not isinstance(value, Mapping):
         raise MemoryFormatError(f"a store value must be a JSON object, not {type(value).__name__}", rule="store-value")
-    if "content" not in value:
-        raise MemoryFormatError(
-            f'a memory value needs a "content" field (its text, as LangMem writes it); got the fields '
-            f"{sorted(map(str, value))}. See docs/frameworks.md for how a value maps to a memory file.",
-            rule="store-value",
-        )
-    for field in ("name", "description", "type"):
-        if value.get(field) is not None and not isinstance(value[field], str):
-            raise MemoryFormatError(f'"{field}" must be a string', rule="store-value")
-    reserved = sorted(k for k in value if k in _RESERVED)
-    if reserved:
-        raise MemoryFormatError(
-            f"{reserved} cannot be fields of a store value: the memory file uses them itself", rule="store-value"
-        )
     extra: dict[str, object] = {}
-    for field, item in value.items():
-        if field not in _FIELDS:
-            _json_text(item, f"the field {field!r}")
-            extra[str(field)] = item
-    content = value["content"]
-    kind = value.get("kind")
-    if isinstance(content, str):
-        body = content
-        summary = title = _first_line(content)
+    given: dict[str, str] = {}
+    if _memory_shaped(value):
+        body, title, summary = _content_body(value, extra)
+        given = {field: value[field] for field in _FIELDS if field in value}
+        for field, item in value.items():
+            if field not in _FIELDS and field != "content":
+                _json_text(item, f"the field {field!r}")
+                extra[field] = item
     else:
-        body = f"{_FENCE}json\n{_json_text(content, 'content')}\n{_FENCE}"
-        extra[CONTENT_FORMAT_KEY] = "json"
-        title = _first_line(kind) if isinstance(kind, str) else ""
-        summary = title or _first_line(json.dumps(content, ensure_ascii=False))
-    name = (value.get("name") or "").strip() or _title(title) or key_for_file(key)
-    description = " ".join((value.get("description") or "").split()) or summary or name
-    memory_type = parse_type(value.get("type"))
-    if existing is None:
-        return Memory(name=name, description=description, type=memory_type, body=body, extra=extra)
-    if METADATA_KEY in existing.extra:
+        body = f"{_FENCE}json\n{_json_text(dict(value), 'a store value')}\n{_FENCE}"
+        extra[CONTENT_FORMAT_KEY] = "value"
+        title = summary = _summary(value)
+    # A file the store did not write keeps what the value does not say; one it wrote is replaced.
+    earlier = existing if existing is not None and CREATED_KEY not in existing.extra else None
+    kept_fields: dict[str, object] = {}
+    if earlier is not None:
+        extra = {**{k: v for k, v in earlier.extra.items() if k not in _RESERVED}, **extra}
+        filled = _derived(earlier)
+        kept_fields = {
+            "name": None if "name" in filled else earlier.name,
+            "description": None if "description" in filled else earlier.description,
+            "type": None if "type" in filled else earlier.type,
+        }
+    derived: list[str] = []
+    made = {"name": _title(title) or key, "description": " ".join((summary or _title(title) or key).split())}
+    chosen: dict[str, str] = {}
+    for field in ("name", "description"):
+        kept = kept_fields.get(field)
+        chosen[field] = given.get(field) or (kept if isinstance(kept, str) else None) or made[field]
+        if field not in given and not kept:
+            derived.append(field)
+    memory_type = parse_type(given["type"]) if "type" in given else kept_fields.get("type")
+    if not isinstance(memory_type, MemoryType) and default_type is not None:
+        memory_type = default_type
+        derived.append("type")
+    if derived:
+        extra[DERIVED_KEY] = ", ".join(derived)
+    if needs_stored_key(key):
+        extra[KEY_FIELD] = key
+    if existing is not None and METADATA_KEY in existing.extra:
         extra[METADATA_KEY] = existing.extra[METADATA_KEY]
+    if earlier is None:
+        stamp = existing.extra.get(CREATED_KEY) if existing is not None else None
+        if stamp is not None or now is not None:
+            extra[CREATED_KEY] = stamp if stamp is not None else now
+    kind = memory_type if isinstance(memory_type, MemoryType) else None
+    if existing is None:
+        return Memory(name=chosen["name"], description=chosen["description"], type=kind, body=body, extra=extra)
     return replace(
-        existing, name=name, description=description, type=memory_type, raw_type=None, body=body, extra=extra
+        existing,
+        name=chosen["name"],
+        description=chosen["description"],
+        type=kind,
+        raw_type=None,
+        body=body,
+        extra=extra,
     )
 
 
-def _decoded_body(memory: Memory) -> object:
-    body = memory.body
-    if memory.extra.get(CONTENT_FORMAT_KEY) == "json":
-        inner = body.strip()
-        if inner.startswith(_FENCE + "json\n") and inner.endswith("\n" + _FENCE):
-            try:
-                return json.loads(inner[len(_FENCE) + 5 : -len(_FENCE) - 1])
-            except ValueError:
-                return body  # edited by hand into something else: the text is what there is
-    return body
+def _content_body(value: Mapping[str, Any], extra: dict[str, object]) -> tuple[str, str, str]:
+    """(body, title, summary) of a memory value's content: a string as it is, other JSON fenced."""
+    content = value["content"]
+    if isinstance(content, str):
+        summary = _first_line(content)
+        return content, summary, summary
+    extra[CONTENT_FORMAT_KEY] = "json"
+    kind = value.get("kind")
+    title = _first_line(kind) if isinstance(kind, str) else ""
+    summary = title or _first_line(json.dumps(content, ensure_ascii=False))
+    return f"{_FENCE}json\n{_json_text(content, 'content')}\n{_FENCE}", title, summary
+
+
+def _fenced_json(body: str) -> tuple[bool, object]:
+    inner = body.strip()
+    if inner.startswith(_FENCE + "json\n") and inner.endswith("\n" + _FENCE):
+        try:
+            return True, json.loads(inner[len(_FENCE) + 5 : -len(_FENCE) - 1])
+        except ValueError:
+            pass
+    return False, None
 
 
 def value_from_memory(memory: Memory) -> dict[str, Any]:
     """The value a get or a search returns for a memory file (any file, not only the store's)."""
-    value: dict[str, Any] = {"content": _decoded_body(memory)}
-    if memory.name:
+    form = memory.extra.get(CONTENT_FORMAT_KEY)
+    if form in ("json", "value"):
+        ok, decoded = _fenced_json(memory.body)
+        if ok and form == "value" and isinstance(decoded, dict):
+            return decoded
+        content: object = decoded if ok and form == "json" else memory.body  # edited by hand: the text is what there is
+    else:
+        content = memory.body
+    value: dict[str, Any] = {"content": content}
+    derived = _derived(memory)
+    if memory.name and "name" not in derived:
         value["name"] = memory.name
-    if memory.description:
+    if memory.description and "description" not in derived:
         value["description"] = memory.description
-    if memory.type is not None:
-        value["type"] = memory.type.value
-    elif isinstance(memory.raw_type, str):
-        value["type"] = memory.raw_type
+    if "type" not in derived:
+        if memory.type is not None:
+            value["type"] = memory.type.value
+        elif isinstance(memory.raw_type, str):
+            value["type"] = memory.raw_type
     for field, item in memory.extra.items():
         if field not in _RESERVED and field not in value:
             value[field] = item
     return value
+
+
+def created_ms(memory: Memory) -> float | None:
+    """When the store first wrote this memory (``created:``), in milliseconds; None for a file it
+    did not write."""
+    return parse_iso_ms(memory.extra.get(CREATED_KEY))
 
 
 def _compare(operator: str, actual: object, expected: object) -> bool:

@@ -2,22 +2,34 @@
 
 Every item is a memory file in Claude Code's format, so what a LangGraph agent (or LangMem's
 memory tools, which read and write the same store) saves is what Claude Code recalls, and the
-reverse. How a namespace maps to the memory directory:
+reverse. It answers as LangGraph's ``InMemoryStore`` does, so an application built on that one
+keeps working: values of any shape come back as they were put, ``created_at`` is when the item
+was first put, a search without a query lists items in the order they were first put.
+
+Namespaces and directories:
 
 * the store's namespace (``namespace=``, default ``("memories",)``, LangMem's) is the memory
-  directory itself: its items are the topic files Claude Code reads, listed in ``MEMORY.md``;
-* a longer namespace is a subdirectory, one level per label: ``("memories", "user-42")`` is
-  ``user-42/`` in the same memory (recall scans subdirectories, and their index lines go to the
-  root ``MEMORY.md``); ``("memories", "team")`` is the team memory when team sync is on;
-* a namespace outside the store's is refused (``InvalidNamespaceError``), as is a label that is
-  not one plain file name.
+  directory itself, and a longer one a subdirectory, one level per label: ``("memories",
+  "user-42")`` is ``user-42/`` in the same memory (recall scans subdirectories, and their index
+  lines go to the root ``MEMORY.md``); ``("memories", "team")`` is the team memory when team sync
+  is on;
+* any other namespace is a subdirectory too, one level per label: LangGraph's documented
+  ``("u1", "memories")`` is ``u1/memories/`` and ``("docs",)`` is ``docs/``, listed and searched
+  under the name they were put with (a ``.namespace`` file in the top directory says so);
+  ``("memories", "docs")`` is the same directory;
+* with ``memory_dir="/srv/memories/{user_id}"`` and a namespace naming ``"{user_id}"``
+  (``("memories", "{user_id}")``, LangMem's ``("memories", "{langgraph_user_id}")`` filled, or
+  ``("{user_id}", "memories")``), each user's items are a memory directory of their own
+  (:mod:`memdir.integrations.user_dirs`), and a namespace must follow that pattern.
 
-How a value maps to a file is in :mod:`memdir.integrations.item_values`. ``search`` with a
-``query`` ranks with memdir's offline ranking (the one the prompt hook uses; no model, no network)
-and returns only the items that match, best first, each with its score; without a query, items
-come newest first. ``filter``, ``limit``, ``offset``, ``delete`` and ``list_namespaces`` follow the
-interface; ``created_at`` and ``updated_at`` are the file's modification time. Writes take the
-directory's lock and are atomic; TTLs are not supported (``supports_ttl`` is False).
+How a value maps to a file is :mod:`memdir.integrations.item_values`, a key to a file name
+:mod:`memdir.integrations.item_keys` (``uuid_keys=True`` shows every memory under a UUID, for
+LangMem's ``manage_memory``, which takes no other id). ``search`` with a ``query`` ranks with
+memdir's offline ranking (the prompt hook's; no model, no network) and returns only the items
+that match, best first, each with its score; with only a ``filter``, values are read from the
+derived index, not from every file. Writes take the directory's lock and are atomic; the puts of
+one burst (each within a minute of the last) are one run in the history (``memdir undo --run``);
+TTLs are not supported (``supports_ttl`` is False).
 
 Needs the ``langgraph`` extra (``pip install 'memdir[langgraph]'``).
 """
@@ -25,23 +37,27 @@ Needs the ``langgraph`` extra (``pip install 'memdir[langgraph]'``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import glob
 import os
-from collections.abc import Iterable, Sequence
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
-from memdir.errors import MemoryNotFound
-from memdir.integrations.agent_memory import open_session
-from memdir.integrations.item_values import (
-    file_for_key,
-    key_for_file,
-    matches,
-    memory_from_value,
-    value_from_memory,
-)
+from memdir.errors import MemdirError, MemoryNotFound
+from memdir.integrations.agent_memory import note_index_refused, open_session
+from memdir.integrations.item_keys import KEY_FIELD, alias, file_for_key, is_uuid, key_for_file
+from memdir.integrations.item_values import created_ms, matches, memory_from_value, value_from_memory
+from memdir.integrations.mcp_tools import parse_type
+from memdir.integrations.user_dirs import directory_name, placeholders, user_memory_dir
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
+from memdir.model.timefields import iso_mtime
 from memdir.recall.selector_protocol import RankingSelector
-from memdir.store.provenance import acting_as
+from memdir.store.files import atomic_write, read_bytes_limited
+from memdir.store.provenance import acting_as, new_run_id
 from memdir.store.scan import MemoryHeader
 
 try:
@@ -64,6 +80,23 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 __all__ = ["MemdirStore"]
 
 Namespace = tuple[str, ...]
+USER = "{user_id}"
+# The file in a user's directory that keeps the user id its name could not hold (list_namespaces reads it).
+USER_ID_FILE = ".user_id"
+# The file in a top directory of namespaces put without the store's own labels (see _mark_outside).
+NAMESPACE_MARK = ".namespace"
+# Puts this close together are one run of the history (one `memdir undo --run`).
+BURST_SECONDS = 60.0
+_CACHE_LIMIT = 50_000
+
+
+class _Place(NamedTuple):
+    """Where a namespace lives: the session of its memory directory, the subdirectory in it ("" for
+    the directory itself), and the labels that name that directory (items' namespaces start so)."""
+
+    session: MemorySession
+    subdir: str
+    shown: Namespace
 
 
 def _check_label(label: str, namespace: Namespace) -> None:
@@ -71,10 +104,12 @@ def _check_label(label: str, namespace: Namespace) -> None:
         raise InvalidNamespaceError(
             f"namespace label {label!r} in {namespace} must be one plain directory name (no '/', not starting with '.')"
         )
+    if any(ord(ch) < 0x20 or ch == "\x7f" for ch in label):
+        raise InvalidNamespaceError(f"namespace label {label!r} in {namespace} holds a control character")
 
 
-def _stamp(mtime_ms: float) -> datetime:
-    return datetime.fromtimestamp(mtime_ms / 1000, tz=UTC)
+def _stamp(ms: float) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 def _matches_condition(condition: MatchCondition, namespace: Namespace) -> bool:
@@ -90,11 +125,13 @@ def _matches_condition(condition: MatchCondition, namespace: Namespace) -> bool:
 
 
 class MemdirStore(BaseStore):
-    """A LangGraph store whose items are the memory files of one memdir directory.
+    """A LangGraph store whose items are the memory files of a memdir directory (see the module docstring).
 
-    ``MemdirStore(memory_dir=PATH)`` uses that directory as it is; ``MemdirStore(session=...)``
-    uses a :class:`MemorySession`'s; with neither, the project's directory as Claude Code
-    resolves it (``project``, default the working directory), so the agent and Claude Code share it.
+    ``MemdirStore(memory_dir=PATH)`` uses that directory as it is (``"/srv/memories/{user_id}"``:
+    one per user); ``MemdirStore(session=...)`` a :class:`MemorySession`'s; with neither, the
+    project's directory as Claude Code resolves it (``project``, default the working directory),
+    so the agent and Claude Code share it. ``default_type`` is the memory type of a value that
+    names none (Claude Code's four; None for no type).
     """
 
     supports_ttl = False
@@ -106,137 +143,308 @@ class MemdirStore(BaseStore):
         session: MemorySession | None = None,
         project: str | None = None,
         namespace: Namespace = ("memories",),
+        default_type: str | None = "user",
+        uuid_keys: bool = False,
     ) -> None:
-        self.session = open_session(memory_dir, session=session, project=project)
-        for label in namespace:
-            _check_label(label, namespace)
         self.namespace = tuple(namespace)
-        self._ranker: RankingSelector | None = None
+        self.default_type = parse_type(default_type)
+        self.uuid_keys = uuid_keys
+        self._lock = threading.RLock()
+        self._run: tuple[str, float] | None = None
+        self._sessions: dict[str, MemorySession] = {}
+        self._rankers: dict[str, RankingSelector] = {}
+        self._values: dict[tuple[str, str], tuple[float, int, Memory]] = {}
+        self._aliases: dict[str, tuple[list[MemoryHeader], dict[str, str]]] = {}
+        given = os.path.expanduser(os.fspath(memory_dir)) if memory_dir is not None else None
+        self.template = given if given is not None and placeholders(given) else None
+        if self.template is not None:
+            user_memory_dir(self.template, "check")  # an unknown placeholder is refused here
+            if USER not in self.template.split(os.sep):
+                raise InvalidNamespaceError(f"memory_dir {self.template!r}: {USER} must be a whole directory name")
+            if self.namespace.count(USER) != 1:
+                raise InvalidNamespaceError(
+                    f"memory_dir {self.template!r} keeps one directory per user: name the user's label in the "
+                    f'namespace with "{USER}", e.g. namespace=("memories", "{USER}")'
+                )
+            self.session: MemorySession | None = None
+        else:
+            self.session = open_session(given, session=session, project=project)
+        for label in self.namespace:
+            if label != USER:
+                _check_label(label, self.namespace)
 
     @property
     def memory_dir(self) -> str:
-        return self.session.memory_dir.root
+        """The memory directory (the template, for one directory per user)."""
+        if self.session is not None:
+            return self.session.memory_dir.root
+        assert self.template is not None
+        return self.template
 
     @property
     def ranker(self) -> RankingSelector:
-        """The offline ranking a query runs, with the directory's analysis cache (built on first search)."""
-        if self._ranker is None:
-            self._ranker = self.session.lexical_ranker()
-        return self._ranker
+        """The offline ranking of the store's directory (one directory only)."""
+        if self.session is None:
+            raise InvalidNamespaceError("this store keeps one directory per user; rank within one user's namespace")
+        return self._ranker(self.session)
 
-    # -- namespaces and files ----------------------------------------------------------------
-    def _subdir(self, namespace: Namespace) -> str:
-        """The directory of a namespace, relative to the memory directory ("" for the store's own)."""
-        root = self.namespace
-        if tuple(namespace[: len(root)]) != root:
-            raise InvalidNamespaceError(
-                f"namespace {namespace} is outside this store's namespace {root}; its items are the "
-                f"memories in {self.memory_dir} (a longer namespace is a subdirectory)"
-            )
-        rest = namespace[len(root) :]
-        for label in rest:
+    def _ranker(self, session: MemorySession) -> RankingSelector:
+        root = session.memory_dir.root
+        with self._lock:
+            if root not in self._rankers:
+                self._rankers[root] = session.lexical_ranker()
+            return self._rankers[root]
+
+    # -- namespaces and places -------------------------------------------------------------------
+    def _user_session(self, user: str) -> MemorySession:
+        assert self.template is not None
+        directory = user_memory_dir(self.template, user)
+        with self._lock:
+            found = self._sessions.get(directory)
+            if found is None:
+                found = self._sessions[directory] = open_session(directory)
+            return found
+
+    def _place(self, namespace: Namespace) -> _Place:
+        """Where the items of exactly ``namespace`` live."""
+        for label in namespace:
             _check_label(label, namespace)
-        return "/".join(rest)
+        if self.session is None:
+            pattern = self.namespace
+            fits = len(namespace) >= len(pattern) and all(
+                want in (USER, got) for want, got in zip(pattern, namespace, strict=False)
+            )
+            if not fits:
+                raise InvalidNamespaceError(
+                    f"namespace {namespace} does not follow this store's {pattern}: each user's memory is "
+                    f"{self.template!r}, and a namespace names the user where the pattern says {USER}"
+                )
+            user = namespace[pattern.index(USER)]
+            return _Place(self._user_session(user), "/".join(namespace[len(pattern) :]), namespace[: len(pattern)])
+        root = self.namespace
+        if namespace[: len(root)] == root:
+            return _Place(self.session, "/".join(namespace[len(root) :]), root)
+        return _Place(self.session, "/".join(namespace), ())
 
-    def _rel(self, namespace: Namespace, key: str) -> str:
-        subdir = self._subdir(namespace)
+    def _places_under(self, prefix: Namespace) -> Iterator[_Place]:
+        """Every place whose items a search or a listing under ``prefix`` covers."""
+        for label in prefix:
+            _check_label(label, prefix)
+        if self.session is not None:
+            root = self.namespace
+            if root[: len(prefix)] == prefix or prefix[: len(root)] == root:
+                yield _Place(self.session, "/".join(prefix[len(root) :]), root)
+            else:
+                yield _Place(self.session, "/".join(prefix), ())
+            return
+        pattern = self.namespace
+        if len(prefix) >= len(pattern):
+            yield self._place(prefix)
+            return
+        at = pattern.index(USER)
+        for user in [prefix[at]] if len(prefix) > at else self._users():
+            shown = tuple(user if label == USER else label for label in pattern)
+            if shown[: len(prefix)] == prefix:
+                yield _Place(self._user_session(user), "", shown)
+
+    def _users(self) -> list[str]:
+        """The users that have a directory, by the id each was put under (a name that could not hold
+        it keeps it in a file of its own)."""
+        assert self.template is not None
+        parts = self.template.split(os.sep)
+        at = parts.index(USER)
+        found = []
+        for directory in sorted(
+            glob.glob(os.sep.join([*map(glob.escape, parts[:at]), "*", *map(glob.escape, parts[at + 1 :])]))
+        ):
+            try:
+                user = read_bytes_limited(os.path.join(directory, USER_ID_FILE), max_bytes=4096).decode("utf-8")
+            except (OSError, MemdirError, UnicodeDecodeError):
+                user = directory.split(os.sep)[at]
+            if user_memory_dir(self.template, user) == directory:
+                found.append(user)
+        return found
+
+    def _remember_user(self, place: _Place) -> None:
+        """Write the user id into a user's directory whose name could not hold it (once)."""
+        if self.session is not None:
+            return
+        user = place.shown[self.namespace.index(USER)]
+        root = place.session.memory_dir.root
+        if directory_name(user) != user and not os.path.exists(os.path.join(root, USER_ID_FILE)):
+            atomic_write(os.path.join(root, USER_ID_FILE), user)
+
+    # -- files and keys --------------------------------------------------------------------------
+    def _rel(self, place: _Place, key: str) -> str:
+        """The file of ``key`` in a place: its own name, or (``uuid_keys``) the memory a UUID names."""
+        if self.uuid_keys and is_uuid(key):
+            found = self._alias_map(place).get(key)
+            if found is not None:
+                return found
         file = file_for_key(key)
-        return f"{subdir}/{file}" if subdir else file
+        return f"{place.subdir}/{file}" if place.subdir else file
 
-    def _namespace_of(self, rel: str) -> Namespace:
-        return self.namespace + tuple(rel.split("/")[:-1])
+    def _alias_map(self, place: _Place) -> dict[str, str]:
+        directory = place.session.memory_dir
+        headers = directory.headers()
+        with self._lock:
+            known = self._aliases.get(directory.root)
+            if known is None or known[0] != headers:
+                known = (headers, {alias(h.filename): h.filename for h in headers})
+                self._aliases[directory.root] = known
+            return known[1]
 
-    def _read(self, rel: str) -> tuple[Memory, float] | None:
+    def _key(self, rel: str, memory: Memory) -> str:
+        return alias(rel) if self.uuid_keys else key_for_file(rel.rsplit("/", 1)[-1], memory.extra.get(KEY_FIELD))
+
+    def _read(self, session: MemorySession, rel: str) -> tuple[Memory, float] | None:
         try:
-            record = self.session.memory_dir.read(rel)
+            record = session.memory_dir.read(rel)
         except MemoryNotFound:
             return None
         return record.memory, record.mtime_ms
 
+    def _memories(self, session: MemorySession, headers: Sequence[MemoryHeader]) -> dict[str, Memory]:
+        """Each header's memory, parsed once per version of its file: from this store's cache, else
+        the derived index's copy of the text, else the file."""
+        root = session.memory_dir.root
+        found: dict[str, Memory] = {}
+        missing: list[MemoryHeader] = []
+        with self._lock:
+            for header in headers:
+                cached = self._values.get((root, header.filename))
+                if cached is not None and cached[:2] == (header.mtime_ms, header.size):
+                    found[header.filename] = cached[2]
+                else:
+                    missing.append(header)
+        index = getattr(session.memory_dir, "index", None)
+        texts = index.texts([h.filename for h in missing]) if index is not None and missing else {}
+        for header in missing:
+            text = texts.get(header.filename)
+            if text is not None and (text[0] / 1e6, text[1]) == (header.mtime_ms, header.size):
+                memory = Memory.parse(text[2])
+            else:
+                read = self._read(session, header.filename)
+                if read is None:
+                    continue
+                memory = read[0]
+            found[header.filename] = memory
+            with self._lock:
+                if len(self._values) >= _CACHE_LIMIT:
+                    self._values.clear()
+                self._values[(root, header.filename)] = (header.mtime_ms, header.size, memory)
+        return found
+
+    @contextlib.contextmanager
+    def _acting(self, label: str) -> Iterator[None]:
+        """The history's provenance of a write: ``langgraph``, in the run of the current burst."""
+        now = time.monotonic()
+        with self._lock:
+            if self._run is None or now - self._run[1] > BURST_SECONDS:
+                self._run = (new_run_id(), now)
+            else:
+                self._run = (self._run[0], now)
+            run = self._run[0]
+        with acting_as("langgraph", run=run, label=f"langgraph store {label}"):
+            yield
+
     # -- operations ------------------------------------------------------------------------------
+    def _namespace(self, place: _Place, rel: str) -> Namespace:
+        """The namespace of the file ``rel``: the labels of its place and its subdirectories, less
+        the store's own when its top directory holds namespaces put without them."""
+        labels = tuple(rel.split("/")[:-1])
+        outside = place.shown == self.namespace and self.session is not None and bool(labels)
+        if outside and os.path.exists(os.path.join(place.session.memory_dir.root, labels[0], NAMESPACE_MARK)):
+            return labels
+        return place.shown + labels
+
+    def _mark_outside(self, place: _Place) -> None:
+        """Note, in its top directory, that a namespace was put without the store's own labels
+        (``("docs",)``), so listings and searches name it as it was put."""
+        if self.session is None or place.shown or not place.subdir:
+            return
+        mark = os.path.join(place.session.memory_dir.root, place.subdir.split("/")[0], NAMESPACE_MARK)
+        if not os.path.exists(mark):
+            atomic_write(mark, "LangGraph namespaces here are named without the store's own labels.\n")
+
+    def _item(self, place: _Place, rel: str, memory: Memory, mtime_ms: float) -> dict[str, Any]:
+        created = created_ms(memory)
+        return {
+            "value": value_from_memory(memory),
+            "key": self._key(rel, memory),
+            "namespace": self._namespace(place, rel),
+            "created_at": _stamp(created if created is not None else mtime_ms),
+            "updated_at": _stamp(mtime_ms),
+        }
+
     def _get(self, op: GetOp) -> Item | None:
-        rel = self._rel(tuple(op.namespace), op.key)
-        found = self._read(rel)
+        place = self._place(tuple(op.namespace))
+        rel = self._rel(place, op.key)
+        found = self._read(place.session, rel)
         if found is None:
             return None
-        memory, mtime_ms = found
-        when = _stamp(mtime_ms)
-        return Item(
-            value=value_from_memory(memory),
-            key=key_for_file(rel.rsplit("/", 1)[-1]),
-            namespace=self._namespace_of(rel),
-            created_at=when,
-            updated_at=when,
-        )
+        return Item(**self._item(place, rel, *found))
 
     def _put(self, op: PutOp) -> None:
-        namespace = tuple(op.namespace)
-        rel = self._rel(namespace, op.key)
-        directory = self.session.agent_dir  # memdir.agentWrites: direct, proposals, or refused
+        place = self._place(tuple(op.namespace))
+        rel = self._rel(place, op.key)
+        directory = place.session.agent_dir  # memdir.agentWrites: direct, proposals, or refused
         if op.value is None:
             if os.path.lexists(directory.resolve(rel)):
-                with acting_as("langgraph", label="langgraph store delete"):
+                with self._acting("delete"):
                     directory.delete(rel)
             return
-        existing = self._read(rel)
-        memory = memory_from_value(op.key, op.value, existing[0] if existing else None)
+        existing = self._read(place.session, rel)
+        now = iso_mtime(time.time() * 1000)
+        memory = memory_from_value(
+            op.key, op.value, existing[0] if existing else None, default_type=self.default_type, now=now
+        )
         directory.ensure()
-        with acting_as("langgraph", label="langgraph store put"):
-            directory.save(memory, file=rel, force=True)
+        with self._acting("put"):
+            result = directory.save(memory, file=rel, force=True)
+        self._remember_user(place)
+        self._mark_outside(place)
+        note_index_refused(result, warn=True)
 
-    def _headers(self, prefix: Namespace) -> list[MemoryHeader]:
-        """The memories under a namespace prefix, newest first."""
-        root = self.namespace
-        if tuple(root[: len(prefix)]) == tuple(prefix):
-            start = ""
-        elif tuple(prefix[: len(root)]) == root:
-            for label in prefix[len(root) :]:
-                _check_label(label, prefix)
-            start = "/".join(prefix[len(root) :]) + "/"
-        else:
-            return []
-        return [h for h in self.session.memory_dir.headers() if h.filename.startswith(start)]
+    def _headers(self, place: _Place) -> list[MemoryHeader]:
+        start = f"{place.subdir}/" if place.subdir else ""
+        return [h for h in place.session.memory_dir.headers() if h.filename.startswith(start)]
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
-        headers = self._headers(tuple(op.namespace_prefix))
-        scored: list[tuple[MemoryHeader, float | None]]
-        if op.query:
-            scored = [(h, s) for h, s in self.ranker.rank(op.query, headers) if s > 0]
-        else:
-            scored = [(h, None) for h in headers]
-        items: list[SearchItem] = []
         wanted = max(op.offset, 0) + max(op.limit, 0)
-        for header, score in scored:
-            found = self._read(header.filename)
-            if found is None:
-                continue
-            memory, mtime_ms = found
-            value = value_from_memory(memory)
-            if not matches(value, op.filter):
-                continue
-            when = _stamp(mtime_ms)
-            items.append(
-                SearchItem(
-                    namespace=self._namespace_of(header.filename),
-                    key=key_for_file(header.filename.rsplit("/", 1)[-1]),
-                    value=value,
-                    created_at=when,
-                    updated_at=when,
-                    score=score,
-                )
-            )
-            if len(items) >= wanted:
-                break
-        return items[op.offset : op.offset + op.limit]
+        scored: list[tuple[float | None, float, dict[str, Any]]] = []
+        for place in self._places_under(tuple(op.namespace_prefix)):
+            headers = self._headers(place)
+            ranked: list[tuple[MemoryHeader, float | None]]
+            if op.query:
+                ranked = [(h, s) for h, s in self._ranker(place.session).rank(op.query, headers) if s > 0]
+            else:
+                ranked = [(h, None) for h in headers]
+            memories = self._memories(place.session, [h for h, _ in ranked])
+            for header, score in ranked:
+                memory = memories.get(header.filename)
+                if memory is None:
+                    continue
+                item = self._item(place, header.filename, memory, header.mtime_ms)
+                if matches(item["value"], op.filter):
+                    scored.append((score, item["created_at"].timestamp(), item))
+        if op.query:
+            scored.sort(key=lambda entry: -(entry[0] or 0.0))
+        else:
+            scored.sort(key=lambda entry: (entry[1], entry[2]["namespace"], entry[2]["key"]))
+        return [SearchItem(**item, score=score) for score, _, item in scored[op.offset : wanted]]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[Namespace]:
-        found = {self._namespace_of(h.filename) for h in self.session.memory_dir.headers()}
+        found = set()
+        for place in self._places_under(()):
+            for header in self._headers(place):
+                found.add(self._namespace(place, header.filename))
         namespaces = [ns for ns in found if all(_matches_condition(c, ns) for c in op.match_conditions or ())]
         if op.max_depth is not None:
             namespaces = list({ns[: op.max_depth] for ns in namespaces})
         return sorted(namespaces)[op.offset : op.offset + op.limit]
 
-    def _run(self, op: Op) -> Result:
+    def _run_op(self, op: Op) -> Result:
         if isinstance(op, GetOp):
             return self._get(op)
         if isinstance(op, SearchOp):
@@ -250,7 +458,7 @@ class MemdirStore(BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run the operations in order; each sees the writes of the ones before it."""
-        return [self._run(op) for op in ops]
+        return [self._run_op(op) for op in ops]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """:meth:`batch` in a worker thread, so file I/O and the lock never block the event loop."""

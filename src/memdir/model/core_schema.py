@@ -21,6 +21,13 @@ FLOAT_RE = LazyPattern(
 )
 
 
+# The first characters a null, a boolean or a number can start with: a scalar starting with any
+# other is a string, known without trying the four patterns (a header holds a dozen scalars).
+_MAYBE_NOT_STRING = frozenset("~nNtTfF0123456789+-.")
+
+
 def plain_is_string(text: str) -> bool:
     """True when ``text`` written as a plain scalar reads as a string in the 1.2 core schema."""
+    if text and text[0] not in _MAYBE_NOT_STRING:
+        return True
     return not any(pattern.match(text) for pattern in (NULL_RE, BOOL_RE, INT_RE, FLOAT_RE))

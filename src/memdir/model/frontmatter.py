@@ -109,15 +109,40 @@ def js_key(key: object) -> str:
     return str(key)
 
 
-# The fast reader's whole language: ``key: value`` lines of plain string scalars at the top level,
-# and one level of such lines, indented by spaces, under a ``key:`` line (Claude Code's
-# ``metadata:`` block). Values start with no YAML indicator and hold no comment, ``: ``, tab, control
-# or line-break character; anything else is left to the YAML reader.
+# The fast reader's whole language: ``key: value`` lines at the top level, and one level of such
+# lines, indented by spaces, under a ``key:`` line (Claude Code's ``metadata:`` block). A value is a
+# plain scalar that starts with no YAML indicator and holds no comment, ``: ``, tab, control or
+# line-break character (a string, a boolean, null or a decimal integer), or a double-quoted one
+# without escapes; anything else is left to the YAML reader.
 _SCALAR = (
     "[^-?:,\\[\\]{}#&*!|>'\"%@`\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]"
     "(?:[^#:\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]|:(?=[^\\s])| +(?=[^ ]))*"
 )
-_PLAIN_LINE_RE = LazyPattern(f"( *)([A-Za-z_][A-Za-z0-9_-]{{0,99}}):(?: +({_SCALAR}))?")
+# A double-quoted scalar without escapes, on one line: its text is what stands between the quotes
+# (how memdir writes a time stamp, which would otherwise read as a date in YAML 1.1).
+_QUOTED = '"[^"\\\\\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff\\ufeff\\ufffe\\uffff\\u2028\\u2029]*"'
+_PLAIN_LINE_RE = LazyPattern(f"( *)([A-Za-z_][A-Za-z0-9_-]{{0,99}}):(?: +({_SCALAR}|{_QUOTED}))?")
+_DECIMAL = LazyPattern(r"[-+]?[0-9]+")
+_NOT_READ = object()
+
+
+def _scalar(text: str) -> object:
+    """A value of the fast reader's language as the YAML 1.2 core schema reads it: the text between
+    double quotes, or a plain scalar's string, boolean, null or decimal integer; anything else
+    (floats, octal and hex) is ``_NOT_READ``, left to the YAML reader."""
+    from memdir.model.core_schema import BOOL_RE, NULL_RE
+
+    if text.startswith('"'):
+        return text[1:-1]
+    if plain_is_string(text):
+        return text
+    if BOOL_RE.match(text):
+        return text[0] in "tT"
+    if NULL_RE.match(text):
+        return None
+    if _DECIMAL.fullmatch(text):
+        return int(text)
+    return _NOT_READ
 
 
 def _plain_mapping(block: str) -> dict[str, object] | None:
@@ -135,30 +160,30 @@ def _plain_mapping(block: str) -> dict[str, object] | None:
         match = _PLAIN_LINE_RE.fullmatch(line)
         if match is None:
             return None
-        lead, key, value = match.groups()
+        lead, key, text = match.groups()
         if not plain_is_string(key):
+            return None
+        value = _NOT_READ if text is None else _scalar(text)
+        if text is not None and value is _NOT_READ:
             return None
         if not lead:
             if section is not None and not section:
                 return None  # ``key:`` with nothing under it
             if key in data:
                 return None
-            if value is None:
+            if text is None:
                 section, indent = {}, ""
                 data[key] = section
             else:
                 section = None
                 data[key] = value
             continue
-        if section is None or value is None or (indent and lead != indent) or key in section:
+        if section is None or text is None or (indent and lead != indent) or key in section:
             return None
         indent = lead
         section[key] = value
     if not data or (section is not None and not section):
         return None
-    for value in [*data.values(), *(v for s in data.values() if isinstance(s, dict) for v in s.values())]:
-        if isinstance(value, str) and not plain_is_string(value):
-            return None
     return data
 
 

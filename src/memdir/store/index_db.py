@@ -49,8 +49,9 @@ __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", 
 # indexed as pairs of characters (spaced_pairs); 4: headers keep whether the type came from
 # metadata: (nested_type), which releases before 2.1.330 do not read; 5: headers keep the
 # frontmatter's modified: time and expires: date; 6: each file's inode (a file replaced by a rename
-# gets a new one), an index on mtime for the newest memories, and the stored lexical postings.
-SCHEMA_VERSION = "6"
+# gets a new one), an index on mtime for the newest memories, and the stored lexical postings;
+# 7: each memory's frontmatter text beside its body, so a store can read values without the files.
+SCHEMA_VERSION = "7"
 # Up to this many memories a fresh process checks every file's stat (a few milliseconds); above
 # it, only the directories' mtimes and, in a changed directory, the names and inodes it lists.
 SMALL_STORE = 5000
@@ -86,7 +87,8 @@ CREATE TABLE IF NOT EXISTS memories(
     preview TEXT NOT NULL,
     body TEXT NOT NULL,
     hash TEXT NOT NULL,
-    ino INTEGER NOT NULL DEFAULT 0
+    ino INTEGER NOT NULL DEFAULT 0,
+    front TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS memories_newest ON memories(mtime_ns);
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
@@ -253,7 +255,8 @@ class MemoryIndex(CatchUp, RankerCaches):
                     return step(conn)
 
     # -- refresh ---------------------------------------------------------------------------
-    def _read(self, rel: str, st: os.stat_result) -> tuple[MemoryHeader, str] | None:
+    def _read(self, rel: str, st: os.stat_result) -> tuple[MemoryHeader, str, str] | None:
+        """(header, frontmatter text, body) of one file, the body cut at 32 KB."""
         path = os.path.join(self.root, rel)
         try:
             header = read_header(path, filename=rel, mtime_ms=st.st_mtime_ns / 1e6, size=st.st_size)
@@ -262,7 +265,7 @@ class MemoryIndex(CatchUp, RankerCaches):
             return None
         match = _FRONTMATTER.match(text)
         body = text[match.end() :] if match else text
-        return header, body[:_BODY_CHARS]
+        return header, text[: match.end()] if match else "", body[:_BODY_CHARS]
 
     def _row_header(self, row: Sequence[Any]) -> MemoryHeader:
         """A header from ``file, mtime_ns, size, name, description, type, nested_type, preview,
@@ -302,7 +305,7 @@ class MemoryIndex(CatchUp, RankerCaches):
             if rel in stamps:
                 self._delete(conn, rel)
             return "skipped"
-        header, body = read
+        header, front, body = read
         digest = sha256_hex(body.encode("utf-8"))[:32]
         kind = header.type.value if header.type is not None else None
         values = (
@@ -318,20 +321,21 @@ class MemoryIndex(CatchUp, RankerCaches):
             body,
             digest,
             st.st_ino,
+            front,
         )
         outcome = "updated" if rel in stamps else "added"
         if rel in stamps:
             rowid = stamps[rel][0]
             conn.execute(
                 "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
-                "modified_ms=?, expires=?, preview=?, body=?, hash=?, ino=? WHERE id=?",
+                "modified_ms=?, expires=?, preview=?, body=?, hash=?, ino=?, front=? WHERE id=?",
                 (*values, rowid),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
         else:
             cursor = conn.execute(
                 "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, modified_ms, "
-                "expires, preview, body, hash, ino) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "expires, preview, body, hash, ino, front) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (rel, *values),
             )
             rowid = int(cursor.lastrowid or 0)
@@ -470,6 +474,28 @@ class MemoryIndex(CatchUp, RankerCaches):
         """The indexed body text of a memory (frontmatter removed, at most 32 KB), or None."""
         row: Any = self._run(lambda conn: conn.execute("SELECT body FROM memories WHERE file=?", (file,)).fetchone())
         return None if row is None else str(row[0])
+
+    def texts(self, files: Sequence[str]) -> dict[str, tuple[int, int, str]]:
+        """The whole text of each of ``files`` as the index read it (frontmatter and body), with the
+        ``(mtime_ns, size)`` it was read at: what a store reads values from without opening the
+        files. A file whose body the index cut (over 32 KB), or that it does not hold, is left out;
+        the caller reads it."""
+        wanted = list(dict.fromkeys(files))
+
+        def read(conn: sqlite3.Connection) -> dict[str, tuple[int, int, str]]:
+            found: dict[str, tuple[int, int, str]] = {}
+            for start in range(0, len(wanted), 500):  # under SQLite's oldest limit on parameters
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT file, mtime_ns, size, front, body FROM memories WHERE file IN ({marks})", chunk
+                )
+                for file, mtime_ns, size, front, body in rows:
+                    if len(body) < _BODY_CHARS:
+                        found[file] = (int(mtime_ns), int(size), front + body)
+            return found
+
+        return self._run(read)
 
     def search(self, query: str, *, limit: int = 50) -> list[tuple[str, float]]:
         """FTS5 bm25 over name, description and body (weighted), best first: (file, score > 0)."""

@@ -32,10 +32,10 @@ class SaveResult:
         recalled, why the index refused it, and what to run."""
         if self.index_refused is None:
             return None
+        reason = self.index_refused.removeprefix(f"{self.index_file}: ")
         return (
-            f"{self.file} is saved and recall finds it, but {self.index_file} has no line for it: "
-            f"{self.index_refused}. Run `memdir doctor` to see the index's size and which lines to shorten, merge "
-            "or remove."
+            f"{self.file} is saved and recall finds it, but {self.index_file} has no line for it: {reason}. "
+            "Run `memdir doctor` to see the index's size and which lines to shorten, merge or remove."
         )
 
 

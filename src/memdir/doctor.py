@@ -39,6 +39,7 @@ from memdir.store.scan import HEADER_LINES, LOGS_DIRNAME
 FIX_BATCH = 1000
 # Fields whose value must be text: recall and the index show them as one line.
 _TEXT_FIELDS = ("name", "description", "type")
+NOTED_RULES = frozenset({"long-description"})  # reported as notes: the memory is fine to save and recall
 _DOUBTFUL_RULES = frozenset({"unquoted-value", "not-text", "multiline-description", "yaml"})
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$")
 
@@ -477,4 +478,10 @@ def check_memory_dir(
     if history is not None:  # a damaged history stops no write, but versions are only in the set-aside copy
         problems.extend(Problem(path, None, "history-damaged", message) for path, message in history.damage(fix=fix))
     notes = tuple(Problem(*note) for note in store_notes(memory_dir.headers(), memories, time.strftime("%Y-%m-%d")))
-    return DoctorReport(problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=notes)
+    # Every write path saves a long description (with a warning, as Claude Code saves one): doctor
+    # notes it too rather than failing on what the writes accept.
+    noted = tuple(p for p in problems if p.rule in NOTED_RULES)
+    problems = [p for p in problems if p.rule not in NOTED_RULES]
+    return DoctorReport(
+        problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=noted + notes
+    )

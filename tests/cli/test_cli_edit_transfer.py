@@ -130,7 +130,7 @@ def test_a_conflict_stops_the_import_before_anything_is_written(run):
     result = run("import", str(archive))
     assert result.exit_code == 1
     assert result.stderr == (
-        "memdir: 1 file(s) already exist with other content (user_role.md); nothing was imported. "
+        "memdir: 1 file already exists with other content (user_role.md); nothing was imported. "
         "Choose --on-conflict skip, rename or replace\n"
     )
     assert snapshot(run.mem) == before

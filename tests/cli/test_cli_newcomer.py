@@ -71,3 +71,32 @@ def test_history_shows_restore_and_undo_as_their_own_changes_and_undoing_an_add_
     assert "removed user_role.md (not there before that run)" in run("undo", "--last").stdout
     run("restore", "user_role.md")
     assert "undid run" in run("undo", "--last").stdout
+
+
+def test_a_mistyped_command_suggests_the_one_meant_first(run):
+    missed = run("recal", "deploys", code=2)
+    assert "No such command 'recal'; did you mean 'recall'" in missed.stderr
+
+
+def test_counts_of_one_are_singular(run):
+    from memdir.model.text import counted
+
+    assert (counted(1, "memory", "memories"), counted(2, "memory", "memories"), counted(0, "file")) == (
+        "1 memory",
+        "2 memories",
+        "0 files",
+    )
+    deploys(run)
+    (run.mem / "project_deploys.md").write_text(
+        "---\nname: Deploys\ndescription: On Wednesdays now\ntype: project\n---\n", encoding="utf-8"
+    )
+    assert run("history", "sync").stdout == "recorded 1 outside change\n"
+
+
+def test_a_description_add_accepts_is_a_doctor_note_not_a_problem(run):
+    long = "Deploys go out on Tuesdays, " + "and here is far more detail than an index line should hold " * 4
+    added = run("add", "--type", "project", "--name", "Deploys", "--description", long)
+    assert "long-description" in added.stderr
+    checked = run("doctor")  # exit 0: what every write path accepts, doctor accepts
+    assert "note: project_deploys.md: [long-description]" in checked.stdout
+    assert not [p for p in json.loads(run("doctor", "--json").stdout)["problems"]]

@@ -70,7 +70,7 @@ def test_the_prompt_hook_starts_a_history_sync_only_when_its_scan_found_a_change
     assert "started history sync" in hook()
     assert [argv[-2:] for argv in launched] == [["history", "sync"]]
     assert _recorded(place, memory.name) == [("create", "cli")]  # the hook itself records nothing
-    assert place.run("history", "sync").stdout == "recorded 1 outside change(s)\n"  # type: ignore[attr-defined]
+    assert place.run("history", "sync").stdout == "recorded 1 outside change\n"  # type: ignore[attr-defined]
     assert _recorded(place, memory.name) == [("create", "cli"), ("edit", "external")]
 
 

@@ -122,3 +122,16 @@ def test_in_review_mode_the_dream_proposes_its_deletion_and_says_so(place: Place
     place.run("review", "accept", str(proposals[0]["id"]))  # type: ignore[index]
     assert not (place.memory / "user_role.md").exists()
     assert "user_role.md" not in place.file("MEMORY.md")
+
+
+def test_extraction_in_review_mode_says_it_proposed_not_that_it_saved(place: Place) -> None:
+    set_mode(place, "review")
+    script = place.root / "script.json"
+    write = {"name": "Write", "input": {"file_path": str(place.memory / "project_deploys.md"), "content": NEW}}
+    script.write_text(json.dumps({"responses": [{"tool_calls": [write]}, {"text": "done"}]}), encoding="utf-8")
+    transcript = place.root / f"{SESSION}.jsonl"
+    line = {"type": "user", "uuid": "u1", "sessionId": SESSION, "message": {"role": "user", "content": "hi"}}
+    transcript.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    said = place.run("extract", "--transcript", str(transcript), "--model", f"scripted:{script}", "--all").stdout  # type: ignore[attr-defined]
+    assert said.startswith("Proposed 1 memory\n") and "Saved" not in said
+    assert "these are proposals, not yet memories; see 'memdir review'" in said

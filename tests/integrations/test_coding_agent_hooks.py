@@ -209,7 +209,7 @@ def test_a_memory_the_agents_model_wrote_during_the_turn_is_recorded_as_the_agen
     run_hook("stop", data, agent=agent, environment=environment, launcher=launcher)
     [sync] = [argv for argv, _ in launcher.calls if "history" in argv]
     done = subprocess.run(sync, env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
-    assert done.stdout == f"recorded 1 outside change(s) as {agent}'s\n", done.stderr
+    assert done.stdout == f"recorded 1 outside change as {agent}'s\n", done.stderr
     [version] = history_of(memories).versions("project_staging.md")
     assert version.by == agent
 

@@ -107,7 +107,7 @@ def test_cli_push_json_then_pull_with_env_vars(run, team_server: TeamServer, tmp
     synced = run(theirs, "sync", *options)
     assert synced.exit_code == 0 and "push: 1 file to the server" in synced.stdout
     text_status = run(theirs, "status", *options)
-    assert "would push:  0 file(s)" in text_status.stdout and REPO in text_status.stdout
+    assert "would push:  0 files" in text_status.stdout and REPO in text_status.stdout
 
 
 def test_cli_errors_name_the_fix(run, team_server: TeamServer, tmp_path: Path):

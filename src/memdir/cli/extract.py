@@ -157,8 +157,9 @@ def extract(
     else:
         for denial in result.denied:
             click.echo(f"refused {denial.tool}: {denial.reason}", err=True)
-        click.echo(result.summary(), err=result.error is not None)
-        if result.written and state.config.memdir.agent_writes == "review":
+        review = state.config.memdir.agent_writes == "review"
+        click.echo(result.summary(proposed=review), err=result.error is not None)
+        if (result.written or result.deleted) and review:
             click.echo("memdir.agentWrites is review: these are proposals, not yet memories; see 'memdir review'")
         for path in result.written:
             click.echo(f"  {path}")

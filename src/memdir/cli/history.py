@@ -16,6 +16,7 @@ from memdir.cli.listing import complete_memory_file
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import print_table
 from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.text import counted
 from memdir.store.history_ops import HistoryView
 from memdir.store.history_records import Run, Version, iso_time
 
@@ -88,7 +89,7 @@ def history(
     """
     view = view_of(state)
     if file == "sync":
-        click.echo(f"recorded {view.sync(by=by)} outside change(s)" + (f" as {by}'s" if by else ""))
+        click.echo(f"recorded {counted(view.sync(by=by), 'outside change')}" + (f" as {by}'s" if by else ""))
         return
     if by is not None:
         fail("--by goes with 'memdir history sync'", code=2)
@@ -98,7 +99,7 @@ def history(
         before = view.db.size_bytes()
         versions, blobs = view.prune(keep_days=keep_days, keep_versions=keep_versions)
         click.echo(
-            f"pruned {versions} version(s) and {blobs} stored content(s); history {_size(before)} -> "
+            f"pruned {counted(versions, 'version')} and {counted(blobs, 'stored content')}; history {_size(before)} -> "
             f"{_size(view.db.size_bytes())}"
         )
         return
@@ -117,7 +118,7 @@ def history(
         click.echo(f"no recorded changes{' of ' + file if file else ''} in {state.memory_dir.root}", err=True)
         return
     print_table(
-        f"{len(rows)} {'change' if len(rows) == 1 else 'changes'} in {state.memory_dir.root}, newest first",
+        f"{counted(len(rows), 'change')} in {state.memory_dir.root}, newest first",
         ("at", "file", "version", "change", "by", "size", "run"),
         [(iso_time(r.at), r.file, f"v{r.version}", _change(r), r.by, _size(r.size), r.run) for r in rows],
         lambda row: "  ".join(row),
@@ -137,7 +138,7 @@ def _print_runs(runs: list[Run], as_json: bool) -> None:
         return shown + (f" (+{len(run.files) - 4} more)" if len(run.files) > 4 else "")
 
     print_table(
-        f"{len(runs)} run(s), newest first",
+        f"{counted(len(runs), 'run')}, newest first",
         ("run", "at", "by", "command", "changes", "files", "undone"),
         [
             (

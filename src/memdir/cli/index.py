@@ -11,6 +11,7 @@ import click
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, progress
 from memdir.config import open_index
+from memdir.model.text import counted
 from memdir.recall.stored_lexical import StoredPostings
 from memdir.store.files import FILE_MODE, ensure_dir
 
@@ -104,11 +105,11 @@ def reindex(state: CliState, rebuild: bool, embed: bool, as_json: bool, backgrou
         )
         return
     click.echo(
-        f"{index.path}: {memories} memories ({stats.added} added, {stats.updated} updated, "
+        f"{index.path}: {counted(memories, 'memory', 'memories')} ({stats.added} added, {stats.updated} updated, "
         f"{stats.removed} removed, {stats.skipped} unreadable) in {stats.seconds:.2f}s"
     )
     if embed:
-        click.echo(f"embeddings cached for {embedded} memories")
+        click.echo(f"embeddings cached for {counted(embedded, 'memory', 'memories')}")
 
 
 def _ranks_by_embedding(state: CliState) -> bool:

@@ -10,6 +10,7 @@ from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.cli.terminal import is_terminal, progress
 from memdir.journal.daily_log import append_log
 from memdir.journal.dream import DreamReport
+from memdir.model.text import counted
 
 __all__ = ["dream", "log"]
 
@@ -49,7 +50,7 @@ def _print_report(report: DreamReport) -> None:
         click.echo(f"index {file}")
     if not (report.improved or report.deleted or report.index_files):
         click.echo("no files changed", err=True)
-    click.echo(f"{report.reason} in {report.turns} turn(s)", err=True)
+    click.echo(f"{report.reason} in {counted(report.turns, 'turn')}", err=True)
     if report.summary:
         click.echo(report.summary, err=True)
 

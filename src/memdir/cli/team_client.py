@@ -13,6 +13,7 @@ from memdir.cli.extras import require_extra
 from memdir.cli.terminal import is_terminal, print_table, progress, say, show_text
 from memdir.config import watch_history
 from memdir.errors import MemdirError
+from memdir.model.text import counted
 from memdir.team import pull as pull_ops
 from memdir.team import push as push_ops
 from memdir.team import sync as sync_ops
@@ -89,7 +90,7 @@ def _report_push(result: PushResult, team_dir: str) -> None:
     for other in result.skipped:
         say(f"skipped {other.file}: {other.reason} ({other.rule})", err=True)
     if result.capped:
-        say(f"skipped {result.capped} file(s) beyond the server's entry limit", err=True)
+        say(f"skipped {counted(result.capped, 'file')} beyond the server's entry limit", err=True)
     for key, why in result.not_pushed:
         say(f"not pushed {key}: {why}", err=True)
     for conflict in result.conflicts:
@@ -198,7 +199,7 @@ def push(server: str | None, secret: str | None, repo: str | None, as_json: bool
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
-        say(SyncReport(PullResult(), result).summary()[1] + f" in {result.batches} batch(es)")
+        say(SyncReport(PullResult(), result).summary()[1] + f" in {counted(result.batches, 'batch', 'batches')}")
         say(f"in step: {result.unchanged} unchanged")
     _exit_on(result.problems(), as_json)
 
@@ -236,7 +237,7 @@ def status_command(server: str | None, secret: str | None, repo: str | None, as_
     say(f"local files: {report.local_files}")
     version = "none (nothing stored yet)" if report.server_version is None else str(report.server_version)
     say(f"server:      version {version}, checksum {report.server_checksum or '-'}")
-    say(f"would push:  {len(report.would_push)} file(s)")
+    say(f"would push:  {counted(len(report.would_push), 'file')}")
     if is_terminal(sys.stdout):  # one row per changed key, grouped by how it stands
         rows = [(name, key) for name, keys in report.classes.items() for key in keys]
         print_table(None, ("how it stands", "file"), rows, lambda row: "\t".join(row))
@@ -368,7 +369,8 @@ def watch(server: str | None, secret: str | None, repo: str | None, debounce: fl
             _report_push(result.push, "")
             if result.push.uploaded or result.push.deleted:
                 say(
-                    f"pushed {result.push.uploaded} file(s) in {result.push.batches} batch(es), "
+                    f"pushed {counted(result.push.uploaded, 'file')} in "
+                    f"{counted(result.push.batches, 'batch', 'batches')}, "
                     f"deleted {len(result.push.deleted)} on the server",
                     err=True,
                 )

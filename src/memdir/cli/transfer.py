@@ -29,6 +29,7 @@ from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.errors import MemdirError, MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import Memory
+from memdir.model.text import counted
 from memdir.recall.similar import near_memories
 from memdir.store.directory import TEAM_DIRNAME, MemoryDir
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited
@@ -271,7 +272,8 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
     if conflicts:
         shown = ", ".join(conflicts[:5]) + (f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
         fail(
-            f"{len(conflicts)} file(s) already exist with other content ({shown}); nothing was imported. "
+            f"{counted(len(conflicts), 'file')} already {'exists' if len(conflicts) == 1 else 'exist'} "
+            f"with other content ({shown}); nothing was imported. "
             "Choose --on-conflict skip, rename or replace"
         )
     directory.ensure()
@@ -306,7 +308,7 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
     click.echo(
         f"imported {len(outcome['written'])} new, {len(outcome['replaced'])} replaced, "
         f"{len(outcome['renamed'])} renamed, {len(outcome['skipped'])} skipped, "
-        f"{len(outcome['unchanged'])} unchanged; {len(indexed)} index line(s) added"
+        f"{len(outcome['unchanged'])} unchanged; {counted(len(indexed), 'index line')} added"
     )
 
 

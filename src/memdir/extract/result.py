@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from memdir.background.file_tools import Denial
 from memdir.llm.base import Usage
 from memdir.model.entrypoint import ENTRYPOINT_NAME
+from memdir.model.text import counted
 from memdir.store.directory import TEAM_DIRNAME
 
 __all__ = ["ExtractionResult", "memory_paths", "team_paths"]
@@ -48,8 +49,11 @@ class ExtractionResult:
     def ok(self) -> bool:
         return self.error is None
 
-    def summary(self) -> str:
-        """One line for a person: "Saved 2 memories · 1 team memory", or why nothing happened."""
+    def summary(self, *, proposed: bool = False) -> str:
+        """One line for a person: "Saved 2 memories · 1 team memory", or why nothing happened.
+
+        ``proposed``: the writes were proposals waiting for review (``memdir.agentWrites`` is
+        ``review``), so they are said to be proposed, not saved."""
         if self.error is not None:
             return f"extraction failed: {self.error}"
         if self.skipped is not None:
@@ -58,11 +62,11 @@ class ExtractionResult:
             return "nothing worth saving"
         parts = []
         if self.written:
-            parts.append(f"Saved {len(self.written)} {'memory' if len(self.written) == 1 else 'memories'}")
+            parts.append(f"{'Proposed' if proposed else 'Saved'} {counted(len(self.written), 'memory', 'memories')}")
         if self.team_count:
-            parts.append(f"{self.team_count} team {'memory' if self.team_count == 1 else 'memories'}")
+            parts.append(counted(self.team_count, "team memory", "team memories"))
         if self.deleted:
-            parts.append(f"deleted {len(self.deleted)}")
+            parts.append(f"{'proposed deleting' if proposed else 'deleted'} {len(self.deleted)}")
         return " · ".join(parts)
 
     def as_json(self) -> dict[str, object]:

@@ -45,17 +45,19 @@ DESCRIPTION_SOFT_LIMIT = 200
 
 
 def long_description_warning(description: str | None) -> str | None:
-    """What every write path says when a description is longer than ``doctor`` accepts, or None.
+    """What every write path says when a description is longer than reads well in recall and the
+    index, or None.
 
-    The memory is still saved (Claude Code writes such memories too), but the index and recall show
-    a description, not a paragraph, so each surface says so in the same words, at the same limit.
+    The memory is still saved (Claude Code writes such memories too) and ``doctor`` notes it the
+    same way, never as a failure; but the index and recall show a description, not a paragraph, so
+    each surface says so in the same words, at the same limit.
     """
     size = utf16_len(description or "")
     if size <= DESCRIPTION_SOFT_LIMIT:
         return None
     return (
-        f"the description is {size} characters, over the {DESCRIPTION_SOFT_LIMIT} doctor accepts "
-        "(long-description): keep it to one specific line and move the detail into the body"
+        f"the description is {size} characters, over the {DESCRIPTION_SOFT_LIMIT} that read well in recall and "
+        "the index (long-description, a doctor note): keep it to one specific line and move the detail into the body"
     )
 
 

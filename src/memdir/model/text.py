@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["js_round", "js_trim", "utf16_len", "utf16_prefix"]
+__all__ = ["counted", "js_round", "js_trim", "utf16_len", "utf16_prefix"]
 
 # JS String.prototype.trim strips WhiteSpace and LineTerminator code points.
 _JS_WHITESPACE = (
@@ -51,3 +51,9 @@ def js_trim(text: str) -> str:
 def js_round(value: float) -> int:
     """``Math.round``: halves round towards +infinity (Python's ``round`` rounds half to even)."""
     return math.floor(value + 0.5)
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 file``, ``2 files``, ``1 memory``, ``3 memories``: a count with its noun in the right
+    number (``plural`` when adding an ``s`` is not it)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"

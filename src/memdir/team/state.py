@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdir.model.text import counted
+
 __all__ = ["Conflict", "PullResult", "PushResult", "SecretSkip", "SkippedFile", "SyncReport", "SyncState"]
 
 
@@ -192,12 +194,13 @@ class SyncReport:
         pushed = sent + len(push.deleted)
         unchanged = max(0, push.unchanged - len(pull.written))
         return [
-            f"pull: {_n(pulled, 'file')} from the server ({len(written)} written, {len(pull.merged)} merged, "
+            f"pull: {counted(pulled, 'file')} from the server ({len(written)} written, {len(pull.merged)} merged, "
             f"{len(pull.deleted)} deleted by a teammate, {len(copies)} kept as conflict copies)",
-            f"push: {_n(pushed, 'file')} to the server ({sent} new or changed, {len(push.deleted)} deleted by you)",
-            f"in step: {_n(unchanged, 'file')} unchanged"
-            + (f"; {_n(len(self.conflicts()), 'conflict')} to resolve" if self.conflicts() else "")
-            + (f"; {_n(len(self.problems()), 'problem')}" if self.problems() else ""),
+            f"push: {counted(pushed, 'file')} to the server ({sent} new or changed, "
+            f"{len(push.deleted)} deleted by you)",
+            f"in step: {counted(unchanged, 'file')} unchanged"
+            + (f"; {counted(len(self.conflicts()), 'conflict')} to resolve" if self.conflicts() else "")
+            + (f"; {counted(len(self.problems()), 'problem')}" if self.problems() else ""),
         ]
 
     def to_json(self) -> dict[str, Any]:
@@ -220,8 +223,3 @@ class SyncReport:
             "pull": self.pull.to_json(),
             "push": self.push.to_json(),
         }
-
-
-def _n(count: int, noun: str) -> str:
-    """``1 file``, ``2 files``: a count with its noun in the right number."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

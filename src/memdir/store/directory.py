@@ -257,10 +257,12 @@ class MemoryDir:
     def write_text(self, file: str, content: str) -> str:
         """Write any file inside the directory (used by sandboxed agent tools); returns its path.
 
-        No index upkeep here: an agent that writes raw files maintains ``MEMORY.md`` itself.
+        No index upkeep here: an agent that writes raw files maintains ``MEMORY.md`` itself. An index
+        written this way is neutralised (:func:`_as_index`), as every index line memdir renders is.
         """
         path = self.resolve(file)
         rel = self.relative(path)
+        content = _as_index(path, content)
         self._guard(rel, content)
         with lock_directory(self.root, timeout=self.lock_timeout):
             if os.path.basename(path) == ENTRYPOINT_NAME:
@@ -273,7 +275,7 @@ class MemoryDir:
         path = self.resolve(file)
         rel = self.relative(path)
         with lock_directory(self.root, timeout=self.lock_timeout):
-            new = change(self.read_text(rel))
+            new = _as_index(path, change(self.read_text(rel)))
             self._guard(rel, new)
             if os.path.basename(path) == ENTRYPOINT_NAME:
                 self._check_index_room(path, lambda _: new)
@@ -526,3 +528,15 @@ class MemoryDir:
         from pathlib import Path  # here: pathlib (with urllib) is a cost every hook would pay for nothing
 
         return Path(self.root)
+
+
+def _as_index(path: str, text: str) -> str:
+    """``text`` as it may be written at ``path``: an index (``MEMORY.md``) neutralised line by line,
+    its link targets kept (:func:`memdir.model.index.neutralise_index`), since Claude Code loads it
+    into the prompt as it is on disk, and an agent writing it through memdir's tools (the memory
+    tool, extraction's file tools) may be repeating words it read somewhere; any other file as it is."""
+    if os.path.basename(path) != ENTRYPOINT_NAME:
+        return text
+    from memdir.model.index import neutralise_index
+
+    return neutralise_index(text)

@@ -116,7 +116,16 @@ def test_a_person_browses_searches_edits_and_checks_memory_in_chromium(
     assert not (memory_root / "project_release_freeze.md").exists()
 
 
-def test_the_view_fits_a_phone_screen(browser_context_factory: Callable[..., Any], ui_url: str) -> None:
+def test_the_view_fits_a_phone_screen(
+    browser_context_factory: Callable[..., Any], ui_url: str, memory_root: Path
+) -> None:
+    long_name = "project_integration_tests_database_migration_checklist_for_the_payments_service.md"
+    (memory_root / long_name).write_text(
+        "---\nname: Integration test database checklist\ndescription: What the integration tests need from the "
+        "database\ntype: project\n---\n\nRun https://ci.example.com/pipelines/payments-service/integration-database"
+        "-migrations-checklist before merging.\n",
+        "utf-8",
+    )
     context = browser_context_factory(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(ui_url)
@@ -127,6 +136,18 @@ def test_the_view_fits_a_phone_screen(browser_context_factory: Callable[..., Any
     page.wait_for_load_state()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "phone-memory")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(ui_url.split("?", 1)[0] + "recall?message=how+should+the+integration+tests+treat+the+database%3F")
+    page.wait_for_load_state()
+    assert page.get_by_text("Matched on").first.is_visible()
+    # A phone zooms out to show what is too wide, so the page's own width cannot tell: no element
+    # may reach past the 390 pixels of the screen.
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
+        ".map(e => e.tagName + ' ' + e.textContent.slice(0, 40))"
+    )
+    assert wide == []
+    shot(page, "phone-recall")
 
 
 def test_without_the_token_the_browser_gets_the_403_page(

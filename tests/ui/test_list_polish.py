@@ -3,6 +3,7 @@ memories flagged, and a New form that requires a type; in process and in headles
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -37,11 +38,50 @@ def test_the_counts_per_type_follow_every_change_to_the_store(client: TestClient
     assert feedback_count() == "1"
 
 
-def test_a_search_highlights_the_matched_words_and_says_how_well_each_matched(client: TestClient):
-    page = client.get("/", params={"q": "payments reviews"}).text
+def test_a_search_highlights_the_matched_words_and_says_which_words_matched_not_a_score(client: TestClient):
+    page = client.get("/", params={"q": "the payments reviews"}).text
     assert "<mark>payments</mark>" in page and "<mark>reviews</mark>" in page
-    assert "matched " in page
+    assert "· matched on payments, reviews</p>" in page
+    assert not re.search(r"matched \d", page)  # no raw ranking score
     assert "<mark>" not in client.get("/", params={"q": "<script>"}).text.split("</form>", 1)[1]
+
+
+def test_the_type_chips_count_the_results_shown_and_keep_the_search(client: TestClient):
+    page = client.get("/", params={"q": "payments"}).text
+    chips = dict(re.findall(r'href="/\?q=payments&amp;type=(\w*)">\w+ <strong>(\d+)</strong>', page))
+    assert chips == {"user": "1", "feedback": "0", "project": "0", "reference": "0"}
+    assert 'aria-label="Results by type"' in page
+    whole = client.get("/").text
+    assert 'href="/?type=feedback">feedback <strong>1</strong>' in whole and 'aria-label="Memories by type"' in whole
+
+
+def test_the_words_recall_matched_on_leave_out_words_like_the() -> None:
+    from memdir.ui.polish import matched_words
+
+    assert matched_words("how should the tests treat the database?", "The database tests") == "tests, database"
+
+
+def test_links_in_a_memorys_body_are_clickable(client: TestClient, memory_root: Path):
+    (memory_root / "project_links.md").write_text(
+        "---\nname: Links\ndescription: links elsewhere\ntype: project\n---\n\nSee [[Role]], [[user_role|the lead]] "
+        "and [[nothing-yet]].\n"
+    )
+    page = client.get("/m/project_links.md").text
+    body = page.split('<div class="body">', 1)[1].split("</div>", 1)[0]
+    assert '<a class="memory-link" href="/m/user_role.md">Role</a>' in body
+    assert '<a class="memory-link" href="/m/user_role.md">the lead</a>' in body
+    assert '<span class="dangling" title="no memory named nothing-yet yet">[[nothing-yet]]</span>' in body
+
+
+def test_the_review_tab_says_how_many_proposals_wait(client: TestClient, memory_root: Path, services: Any):
+    from memdir.store.review import open_review
+
+    assert "badge" not in client.get("/").text.split("</nav>", 1)[0]
+    review = open_review(services.memory_dir, services.config.config_home)
+    review.propose("project_new.md", "---\nname: New\ndescription: proposed\ntype: project\n---\n\nx\n")
+    review.propose("user_role.md", None)
+    nav = client.get("/recall").text.split("</nav>", 1)[0]
+    assert 'Review <span class="badge">2<span class="visually-hidden"> waiting</span></span>' in nav
 
 
 def test_the_new_form_requires_a_type(client: TestClient, memory_root: Path):

@@ -11,6 +11,7 @@ between threads. Every expected failure is a page that names it, never a 500.
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -34,9 +35,11 @@ from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.similar import Near, near_memories
 from memdir.store.directory import MemoryDir
+from memdir.store.history_records import history_path
 from memdir.store.history_watch import record_external
 from memdir.store.names import default_filename
 from memdir.store.provenance import acting_as
+from memdir.store.review import open_review
 from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
 from memdir.team.resolve import pending_conflicts
@@ -46,7 +49,7 @@ from memdir.ui.gate import TokenGate
 from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
-from memdir.ui.polish import TypeCounts, highlight, matched_words, render_body
+from memdir.ui.polish import TypeCounts, highlight, matched_words, render_body, type_counts
 from memdir.ui.web import csrf_token, page_environment, read_form, render_page
 from memdir.ui.web_handlers import WebError, error_handlers, static_route, status_of
 
@@ -115,7 +118,21 @@ class WebView:
     # -- helpers every page uses -------------------------------------------------------------
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         base = {"csrf": self.csrf, "nav": True, "path": request.url.path, "memory_dir": self.md.root, "status": status}
-        return render_page(self.pages, name, {**base, **context}, status=status)
+        return render_page(self.pages, name, {**base, "waiting": self.waiting(), **context}, status=status)
+
+    def waiting(self) -> int:
+        """How many agents' proposals wait for review (the Review tab shows it); 0 when none was
+        ever made (the history database is not created just to say so) or it cannot be read."""
+        home = self.services.config.config_home
+        if not os.path.exists(history_path(self.md.root, home)):
+            return 0
+        review = open_review(self.md, home)
+        try:
+            return len(review.proposals())
+        except (MemdirError, sqlite3.Error):
+            return 0
+        finally:
+            review.db.close()
 
     def show_error(self, request: Request, error: WebError) -> Response:
         """Every expected failure is a page that names it, never a 500."""
@@ -152,7 +169,7 @@ class WebView:
             store = md.ranked_store() if query.text else None
             now_ms = services.clock() * 1000
             page = list_memories(headers, query, ranker=services.ranker, now_ms=now_ms, store=store)
-            return page, self.type_counts(headers)
+            return page, self.type_counts(headers) if page.narrowed is None else type_counts(page.narrowed)
 
         result, counts = await self.work(build)
         return self.render(

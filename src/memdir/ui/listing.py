@@ -51,7 +51,6 @@ class ListRow:
     type: str | None
     age: str
     modified: str  # ISO date and time in UTC, for the <time> element
-    score: float | None
     expired: str | None = None  # the expires: date, when it has passed
     group: str = ""  # the day or week heading it is listed under (newest first, no search)
 
@@ -63,6 +62,9 @@ class MemoryPage:
     page: int
     pages: int
     store_total: int  # memories in the store
+    # What the type chips count: the memories the search and dates leave, whatever their type;
+    # None when nothing narrows the list (the chips then count the whole store).
+    narrowed: tuple[MemoryHeader, ...] | None = None
 
 
 def _date(value: str, field: str) -> date | None:
@@ -106,7 +108,7 @@ def _keep(header: MemoryHeader, query: ListQuery, low: float, high: float) -> bo
     return low <= header.mtime_ms < high
 
 
-def _row(header: MemoryHeader, score: float | None, now_ms: float) -> ListRow:
+def _row(header: MemoryHeader, now_ms: float) -> ListRow:
     modified = datetime.fromtimestamp(header.mtime_ms / 1000, tz=UTC).isoformat(timespec="seconds")
     return ListRow(
         file=header.filename,
@@ -115,7 +117,6 @@ def _row(header: MemoryHeader, score: float | None, now_ms: float) -> ListRow:
         type=header.type.value if header.type else None,
         age=memory_age(header.mtime_ms, now_ms),
         modified=modified.replace("+00:00", "Z"),
-        score=score,
         expired=header.expires if is_expired(header.expires, time.strftime("%Y-%m-%d")) else None,
         group=day_group(header.mtime_ms, now_ms),
     )
@@ -135,7 +136,6 @@ def list_memories(
     in this process (``MemoryDir.ranked_store``); None ranks ``headers`` in memory."""
     low = _day_ms(query.since, end=False) if query.since else -math.inf
     high = _day_ms(query.until, end=True) if query.until else math.inf
-    scores: dict[str, float] = {}
     chosen: Sequence[MemoryHeader] = headers
     if query.text:
         filtered = query.type is not None or query.since or query.until
@@ -144,13 +144,15 @@ def list_memories(
             ranked = ranker.rank_store(query.text, store, limit=len(headers) if filtered else SEARCH_LIMIT)
         if ranked is None:
             ranked = ranker.rank(query.text, headers, limit=None if filtered else SEARCH_LIMIT)
-        scores = {header.path: score for header, score in ranked}
         chosen = [header for header, _ in ranked]
+    narrowed = None
+    if query.text or query.since or query.until:
+        narrowed = tuple(header for header in chosen if low <= header.mtime_ms < high)
     if query.type is not None or query.since or query.until:
         chosen = [header for header in chosen if _keep(header, query, low, high)]
     total = len(chosen)
     pages = max(1, math.ceil(total / per_page))
     page = min(query.page, pages)
     start = (page - 1) * per_page
-    rows = tuple(_row(h, scores.get(h.path), now_ms) for h in chosen[start : start + per_page])
-    return MemoryPage(rows=rows, total=total, page=page, pages=pages, store_total=len(headers))
+    rows = tuple(_row(h, now_ms) for h in chosen[start : start + per_page])
+    return MemoryPage(rows=rows, total=total, page=page, pages=pages, store_total=len(headers), narrowed=narrowed)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
+from memdir.model.analysis import STOP_WORDS
 from memdir.model.memory_type import MEMORY_TYPES
+from memdir.store.links import LINK
 from memdir.store.scan import MemoryHeader
+from memdir.ui.links_panel import LinkRow
 
 __all__ = ["TypeCounts", "day_group", "highlight", "matched_words", "render_body", "type_counts"]
 
@@ -75,33 +79,51 @@ def highlight(text: str, query: str) -> Markup:
 
 
 def matched_words(query: str, text: str) -> str:
-    """The words of ``query`` (three letters or more) that ``text`` contains, comma-separated: why
-    a lexical recall chose a memory, in words a person can check."""
+    """The words of ``query`` (three letters or more, not a word recall ignores such as "the")
+    that ``text`` contains, comma-separated: why a lexical recall chose a memory, in words a
+    person can check."""
     found = text.casefold()
-    words = dict.fromkeys(w for w in re.findall(r"\w+", query.casefold()) if len(w) >= 3 and w in found)
+    words = dict.fromkeys(
+        w for w in re.findall(r"\w+", query.casefold()) if len(w) >= 3 and w not in STOP_WORDS and w in found
+    )
     return ", ".join(words)
 
 
-_INLINE = re.compile(r"\*\*(?P<bold>[^*]+)\*\*|`(?P<code>[^`]+)`")
+_INLINE = re.compile(r"\*\*(?P<bold>[^*]+)\*\*|`(?P<code>[^`]+)`|(?P<link>" + LINK.pattern + ")")
 
 
-def _inline(line: str) -> str:
+def _link(text: str, links: Mapping[str, str | None]) -> str:
+    """A ``[[name]]`` link: to the memory it reaches, or marked as reaching none yet."""
+    match = LINK.fullmatch(text)
+    target = match.group(1).strip() if match else text
+    shown = match.group(3)[1:].strip() if match and match.group(3) else target
+    file = links.get(target)
+    if file is None:
+        return f'<span class="dangling" title="no memory named {escape(target)} yet">{escape(text)}</span>'
+    return f'<a class="memory-link" href="/m/{escape(quote(file))}">{escape(shown)}</a>'
+
+
+def _inline(line: str, links: Mapping[str, str | None]) -> str:
     out: list[str] = []
     position = 0
     for match in _INLINE.finditer(line):
         out.append(str(escape(line[position : match.start()])))
         if match.group("bold") is not None:
             out.append(f"<strong>{escape(match.group('bold'))}</strong>")
-        else:
+        elif match.group("code") is not None:
             out.append(f"<code>{escape(match.group('code'))}</code>")
+        else:
+            out.append(_link(match.group("link"), links))
         position = match.end()
     out.append(str(escape(line[position:])))
     return "".join(out)
 
 
-def render_body(body: str) -> Markup:
-    """A memory's body for reading: paragraphs, ``- `` lists, headings, **bold** and `code`; every
-    other character escaped (a memory is text someone else may have written)."""
+def render_body(body: str, links: Iterable[LinkRow] = ()) -> Markup:
+    """A memory's body for reading: paragraphs, ``- `` lists, headings, **bold**, `code` and
+    ``[[links]]`` (to the memory each reaches, from the page's :class:`LinkRow`s); every other
+    character escaped (a memory is text someone else may have written)."""
+    reached = {row.target: row.file for row in links}
     html: list[str] = []
     paragraph: list[str] = []
     items: list[str] = []
@@ -121,13 +143,13 @@ def render_body(body: str) -> Markup:
         elif re.match(r"\s*[-*] ", line):
             if paragraph:
                 flush()
-            items.append(_inline(re.sub(r"^\s*[-*] ", "", line)))
+            items.append(_inline(re.sub(r"^\s*[-*] ", "", line), reached))
         elif line.startswith("#"):
             flush()
-            html.append(f"<h3>{_inline(line.lstrip('#').strip())}</h3>")
+            html.append(f"<h3>{_inline(line.lstrip('#').strip(), reached)}</h3>")
         else:
             if items:
                 flush()
-            paragraph.append(_inline(line))
+            paragraph.append(_inline(line, reached))
     flush()
     return Markup("".join(html))

@@ -379,8 +379,8 @@ def test_history_names_the_mcp_client_and_restore_brings_a_forgotten_memory_back
         await client.call_tool("remember", REMEMBER)
         await client.call_tool("update", {"file": "feedback_real_db_in_tests.md", "append": "Second line."})
         await client.call_tool("forget", {"file": "feedback_real_db_in_tests.md"})
-        history = await client.call_tool("history", {"file": "feedback_real_db_in_tests.md"})
-        restored = await client.call_tool("restore", {"file": "feedback_real_db_in_tests.md", "version": 2})
+        history = await client.call_tool("history", {"file": REMEMBER["name"]})  # a deleted memory, by its title
+        restored = await client.call_tool("restore", {"file": "feedback_real_db_in_tests", "version": 2})
         read = await client.call_tool("read", {"file": "feedback_real_db_in_tests.md"})
         return history, restored, read
 

@@ -32,6 +32,7 @@ from memdir.recall.recaller import Recaller
 from memdir.recall.selector_protocol import Selector
 from memdir.recall.similar import Near, near_memories
 from memdir.store.directory import MemoryDir
+from memdir.store.history_ops import HistoryView
 from memdir.store.records import SaveResult
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
@@ -208,14 +209,13 @@ class MemoryToolbox:
             text=text,
         )
 
-    def _history_name(self, file: str) -> str:
-        """A file the history knows: a live memory found as :meth:`find` finds it, else the name as
-        given (a deleted memory is in the history only)."""
+    def _history_name(self, view: HistoryView, file: str) -> str:
+        """A file the history knows: a live memory found as :meth:`find` finds it, else a deleted one
+        by its name or last title (:meth:`HistoryView.find`), as the CLI finds them."""
         try:
             return self.find(file)
         except MemoryNotFound:
-            given = file.strip().removeprefix(self.memory_dir.path)
-            return self.memory_dir.relative(self.memory_dir.resolve(given if given.endswith(".md") else given + ".md"))
+            return view.find(file)
 
     def history(self, file: str | None = None, *, limit: int = 50) -> Outcome:
         """Recorded changes newest first (of one memory, or of the whole directory), with who made
@@ -224,7 +224,7 @@ class MemoryToolbox:
         if view is None:
             return Outcome(ok=False, payload={"status": "refused", "rule": "no-history", "message": _NO_HISTORY})
         try:
-            rel = self._history_name(file) if file else None
+            rel = self._history_name(view, file) if file else None
             rows = view.versions(rel, limit=max(1, min(limit, 500)))
         except MemdirError as exc:
             return Outcome.refused(exc)
@@ -238,7 +238,7 @@ class MemoryToolbox:
         if view is None:
             return Outcome(ok=False, payload={"status": "refused", "rule": "no-history", "message": _NO_HISTORY})
         try:
-            row = view.restore(self._history_name(file), version)
+            row = view.restore(self._history_name(view, file), version)
         except MemdirError as exc:
             return Outcome.refused(exc)
         payload = _neutral({"restored_from": version, **row.as_json()})

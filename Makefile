@@ -10,10 +10,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-# langmem: the LangGraph store's tests drive LangMem's own memory tools against it.
 # vulture: the dead-code check of `make lint` (MIT, pure Python, no dependencies, under 300 KB installed).
+# LangMem, which the LangGraph store's tests drive, comes with the frameworks extra.
 venv: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff vulture types-PyYAML playwright langmem
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]" pytest pytest-timeout hypothesis mypy ruff vulture types-PyYAML playwright
 
 # The README's tour uses the web view, the MCP server, team sync and hybrid recall: their extras too.
 DEMO_EXTRAS := ui,mcp,server,team,embed

@@ -226,3 +226,19 @@ def test_a_user_directory_named_by_an_earlier_memdir_is_kept(tmp_path, env, monk
     service = MemdirMemoryService(str(tmp_path / "memories" / "{user_id}"), selector="lexical")
     found = asyncio.run(service.search_memory(app_name="app", user_id="Ada Lovelace", query="tea"))
     assert [memory.id for memory in found.memories] == ["user_tea.md"]
+
+
+def test_an_entry_saved_past_a_full_index_is_kept_and_warned_about(tmp_path, env, monkeypatch):
+    from memdir.errors import IndexFullWarning
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", env["CLAUDE_CONFIG_DIR"])
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    (memory_dir / "MEMORY.md").write_text("".join(f"- [Note {n}](note_{n}.md) — note {n}\n" for n in range(200)))
+    service = MemdirMemoryService(str(memory_dir), selector="lexical")
+    entry = MemoryEntry(content=user("Deploys go out on Tuesdays"), custom_metadata={"type": "project"})
+    with pytest.warns(IndexFullWarning, match="saved and recall finds it.*memdir doctor"):
+        asyncio.run(service.add_memory(app_name="app", user_id="u1", memories=[entry]))
+    found = asyncio.run(service.search_memory(app_name="app", user_id="u1", query="when do deploys go out"))
+    assert [m.id for m in found.memories] == ["project_deploys_go_out_on_tuesdays.md"]
+    assert len(index_lines(str(memory_dir))) == 200

@@ -443,3 +443,9 @@ def test_one_directory_per_user_in_a_langgraph_app_as_its_docs_build_it(tmp_path
     assert "Bob" not in model.seen[-1][0].content
     (bob,) = [d for d in os.listdir(root) if d != "alice"]
     assert bob.startswith("bob@example+") and store.list_namespaces() == [("memories", "Bob@Example")]
+
+
+def test_the_title_of_a_content_that_opens_with_a_rule_is_its_first_line_of_words(store, memory_dir):
+    store.put(NS, "k", {"content": "---\n\n## Staging\nStaging listens on port 5433."})
+    assert read_memory(os.path.join(memory_dir, "k.md")).name == "Staging"
+    assert store.get(NS, "k").value == {"content": "---\n\n## Staging\nStaging listens on port 5433."}

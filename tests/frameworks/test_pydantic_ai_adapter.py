@@ -320,3 +320,25 @@ def test_two_users_of_one_agent_never_see_each_others_memories(tmp_path, env, mo
     assert sorted(os.listdir(tmp_path / "users")) == sorted(
         ["ada@example.com", os.path.basename(bob.memory.session.memory_dir.root)]
     )
+
+
+def test_forget_finds_a_memory_as_update_does_without_its_md(memory_dir, env):
+    session = session_over(memory_dir, env)
+    session.memory_dir.save(read_memory_like(STAGING))
+    os.remove(os.path.join(memory_dir, "project_staging_database.md"))  # its index line is left behind
+    calls = iter(
+        [
+            ToolCallPart("forget", {"file": "project_staging_database"}, tool_call_id="f1"),
+            ToolCallPart("forget", {"file": "never_there"}, tool_call_id="f2"),
+        ]
+    )
+    results = []
+
+    def model(messages, info):
+        results.extend(str(p.content) for p in messages[-1].parts if getattr(p, "part_kind", "") == "tool-return")
+        part = next(calls, None)
+        return ModelResponse(parts=[part] if part else [TextPart("ok")])
+
+    Agent(FunctionModel(model), toolsets=[memdir_toolset(session=session)]).run_sync("tidy up")
+    assert '"status": "index line removed"' in results[0] and index_lines(memory_dir) == []
+    assert '"rule": "not-found"' in results[1] and "never_there.md" in results[1]

@@ -328,7 +328,9 @@ class MemoryToolbox:
             result = self.memory_dir.delete(rel)
         except MemoryNotFound:
             try:
-                result = self.memory_dir.delete(file)  # an index line left behind for a missing file
+                # An index line left behind for a missing file, named as find names files: with
+                # or without its .md.
+                result = self.memory_dir.delete(file if file.strip().endswith(".md") else f"{file.strip()}.md")
             except MemdirError as exc:
                 return Outcome.refused(exc)
         except MemdirError as exc:

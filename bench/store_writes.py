@@ -7,8 +7,9 @@ Parts (``--parts``, all by default):
   time of ``MemoryDir.save`` through the Python API (``open_memory_dir(resolve_config(...))``,
   history on, the default settings) replacing a memory that has its index line, and saving a new
   one; each save is paired with a plain ``atomic_write`` of the same bytes to a file of the same
-  directory (write, fsync, rename, fsync of the directory: the least a durable write costs), so
-  the ratio is taken on a shared machine at the same moment. Median of ``--saves`` pairs.
+  directory (write, fsync, rename, fsync of the directory: the least a durable write costs; a new
+  file for a new memory, the same file again for a replacement), so the ratio is taken on a shared
+  machine at the same moment. Median of ``--saves`` pairs.
 - ``first``: the first save of a new process on a store its history has never seen (a fresh
   config home), as a subprocess: the CPU of that one save, at each size of ``--first-sizes``.
 - ``puts``: ``--puts`` LangGraph puts (``MemdirStore.put``, LangMem's ``{"content": ...}``
@@ -98,7 +99,9 @@ def measure_saves(root: Path, home: Path, saves: int) -> dict[str, Any]:
             item = memory(i) if kind == "replace" else _named(memory(i), i)
             text = directory.as_written(item).render()
             save = cpu_ms(partial(directory.save, item, file=file, force=True))
-            write = cpu_ms(partial(atomic_write, plain, text))
+            # The same kind of write: a new file for a new memory, a replaced one for a replacement.
+            target = plain if kind == "replace" else str(root / f"plain_new_{i}.md")
+            write = cpu_ms(partial(atomic_write, target, text))
             pairs.append((save, write))
         out[kind] = {
             "save_ms": statistics.median(p[0] for p in pairs),

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 FRAMEWORKS = ("langgraph", "langchain_core", "langmem", "pydantic_ai", "agents", "google.adk", "google.genai")
-ADAPTERS = ("agent_memory", "item_values", "langgraph", "pydantic_ai", "openai_agents", "adk")
+ADAPTERS = ("agent_memory", "item_keys", "item_values", "user_dirs", "langgraph", "pydantic_ai", "openai_agents", "adk")
 
 # The hook process ends without tearing down (no exit handlers run), so the modules it loaded are
 # read from what ``python -X importtime`` prints as each is imported.

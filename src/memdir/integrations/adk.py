@@ -11,14 +11,15 @@ before every model call, and ``load_memory`` lets the model search on its own.
 * ``add_session_to_memory`` runs memdir's extraction on the session's events, with the model the
   service was given (``model=`` or ``model_spec=``, else ``MEMDIR_MODEL`` or ``memdir.model``);
   without one it raises :class:`~memdir.errors.ModelNotConfigured`. Each ADK session keeps its own
-  cursor, so adding a session again extracts only its new events.
+  cursor, so adding a session again extracts only its new events; ``add_events_to_memory`` (what
+  ``ctx.add_events_to_memory`` calls) extracts the events given, as a delta of that session.
 * ``add_memory`` saves each ``MemoryEntry`` as a memory file (``custom_metadata`` may carry
   ``name``, ``description`` and ``type``; an entry with an ``id`` replaces that file), and
   ``delete_memory`` removes a file and its index line.
 
 ``memory_dir`` may name ``{app_name}`` and ``{user_id}`` to give each application or user a
-directory of its own; without them, every user of the runner shares one memory, as Claude Code's
-sessions of one project do.
+directory of its own, named safely for any id (:mod:`memdir.integrations.user_dirs`); without them,
+every user of the runner shares one memory, as Claude Code's sessions of one project do.
 
 Needs the ``adk`` extra (``pip install 'memdir[adk]'``).
 """

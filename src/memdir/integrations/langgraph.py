@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import glob
+import json
 import os
 import threading
 import time
@@ -88,6 +89,32 @@ NAMESPACE_MARK = ".namespace"
 # Puts this close together are one run of the history (one `memdir undo --run`).
 BURST_SECONDS = 60.0
 _CACHE_LIMIT = 50_000
+# The derived index keeps each file's item (an analysis, like the lexical ranker's), under this version.
+_ENTRY_VERSION = "langgraph-item-1"
+
+
+class _Entry(NamedTuple):
+    """What a search needs of one memory file: its value, when the store first wrote it, and the
+    key its frontmatter keeps (for a file whose name could not hold it)."""
+
+    value: dict[str, Any]
+    created_ms: float | None
+    key: str | None
+
+
+def _entry(memory: Memory) -> _Entry:
+    stored = memory.extra.get(KEY_FIELD)
+    return _Entry(value_from_memory(memory), created_ms(memory), stored if isinstance(stored, str) else None)
+
+
+def _payload(entry: _Entry) -> str | None:
+    """``entry`` as JSON, when JSON gives it back as it is (a frontmatter written by hand may hold
+    what JSON cannot: a mapping with number keys)."""
+    try:
+        payload = json.dumps(list(entry), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+    return payload if json.loads(payload) == list(entry) else None
 
 
 class _Place(NamedTuple):
@@ -153,7 +180,7 @@ class MemdirStore(BaseStore):
         self._run: tuple[str, float] | None = None
         self._sessions: dict[str, MemorySession] = {}
         self._rankers: dict[str, RankingSelector] = {}
-        self._values: dict[tuple[str, str], tuple[float, int, Memory]] = {}
+        self._values: dict[tuple[str, str], tuple[float, int, str]] = {}
         self._aliases: dict[str, tuple[list[MemoryHeader], dict[str, str]]] = {}
         given = os.path.expanduser(os.fspath(memory_dir)) if memory_dir is not None else None
         self.template = given if given is not None and placeholders(given) else None
@@ -294,9 +321,6 @@ class MemdirStore(BaseStore):
                 self._aliases[directory.root] = known
             return known[1]
 
-    def _key(self, rel: str, memory: Memory) -> str:
-        return alias(rel) if self.uuid_keys else key_for_file(rel.rsplit("/", 1)[-1], memory.extra.get(KEY_FIELD))
-
     def _read(self, session: MemorySession, rel: str) -> tuple[Memory, float] | None:
         try:
             record = session.memory_dir.read(rel)
@@ -304,21 +328,29 @@ class MemdirStore(BaseStore):
             return None
         return record.memory, record.mtime_ms
 
-    def _memories(self, session: MemorySession, headers: Sequence[MemoryHeader]) -> dict[str, Memory]:
-        """Each header's memory, parsed once per version of its file: from this store's cache, else
-        the derived index's copy of the text, else the file."""
+    def _entries(self, session: MemorySession, headers: Sequence[MemoryHeader]) -> dict[str, _Entry]:
+        """Each header's item, read once per version of its file: from this store's cache, else the
+        derived index's copy of it (kept there by the first process that read it), else the text the
+        index holds, else the file. The derived index is never the only place anything is kept."""
         root = session.memory_dir.root
-        found: dict[str, Memory] = {}
-        missing: list[MemoryHeader] = []
+        payloads: dict[str, str] = {}
         with self._lock:
             for header in headers:
                 cached = self._values.get((root, header.filename))
                 if cached is not None and cached[:2] == (header.mtime_ms, header.size):
-                    found[header.filename] = cached[2]
-                else:
-                    missing.append(header)
+                    payloads[header.filename] = cached[2]
+        missing = [h for h in headers if h.filename not in payloads]
         index = getattr(session.memory_dir, "index", None)
+        if index is not None and missing:
+            stored = index.get_analyses([h.path for h in missing], _ENTRY_VERSION)
+            for header in missing:
+                found = stored.get(header.path)
+                if found is not None and found[:2] == (header.mtime_ms, header.size):
+                    payloads[header.filename] = found[2]
+            missing = [h for h in missing if h.filename not in payloads]
         texts = index.texts([h.filename for h in missing]) if index is not None and missing else {}
+        entries: dict[str, _Entry] = {}
+        made: dict[str, tuple[float, int, str]] = {}
         for header in missing:
             text = texts.get(header.filename)
             if text is not None and (text[0] / 1e6, text[1]) == (header.mtime_ms, header.size):
@@ -328,12 +360,23 @@ class MemdirStore(BaseStore):
                 if read is None:
                     continue
                 memory = read[0]
-            found[header.filename] = memory
-            with self._lock:
-                if len(self._values) >= _CACHE_LIMIT:
-                    self._values.clear()
-                self._values[(root, header.filename)] = (header.mtime_ms, header.size, memory)
-        return found
+            entry = _entry(memory)
+            payload = _payload(entry)
+            if payload is None:
+                entries[header.filename] = entry  # not JSON as it stands: read again each time
+            else:
+                payloads[header.filename] = payload
+                made[header.path] = (header.mtime_ms, header.size, payload)
+        if index is not None and made:
+            index.put_analyses(made, _ENTRY_VERSION)
+        with self._lock:
+            if len(self._values) + len(payloads) >= _CACHE_LIMIT:
+                self._values.clear()
+            for header in headers:
+                if header.filename in payloads:
+                    self._values[(root, header.filename)] = (header.mtime_ms, header.size, payloads[header.filename])
+        entries.update({rel: _Entry(*json.loads(payload)) for rel, payload in payloads.items()})
+        return entries
 
     @contextlib.contextmanager
     def _acting(self, label: str) -> Iterator[None]:
@@ -367,13 +410,13 @@ class MemdirStore(BaseStore):
         if not os.path.exists(mark):
             atomic_write(mark, "LangGraph namespaces here are named without the store's own labels.\n")
 
-    def _item(self, place: _Place, rel: str, memory: Memory, mtime_ms: float) -> dict[str, Any]:
-        created = created_ms(memory)
+    def _item(self, place: _Place, rel: str, entry: _Entry, mtime_ms: float) -> dict[str, Any]:
+        key = alias(rel) if self.uuid_keys else key_for_file(rel.rsplit("/", 1)[-1], entry.key)
         return {
-            "value": value_from_memory(memory),
-            "key": self._key(rel, memory),
+            "value": entry.value,
+            "key": key,
             "namespace": self._namespace(place, rel),
-            "created_at": _stamp(created if created is not None else mtime_ms),
+            "created_at": _stamp(entry.created_ms if entry.created_ms is not None else mtime_ms),
             "updated_at": _stamp(mtime_ms),
         }
 
@@ -383,7 +426,7 @@ class MemdirStore(BaseStore):
         found = self._read(place.session, rel)
         if found is None:
             return None
-        return Item(**self._item(place, rel, *found))
+        return Item(**self._item(place, rel, _entry(found[0]), found[1]))
 
     def _put(self, op: PutOp) -> None:
         place = self._place(tuple(op.namespace))
@@ -420,12 +463,12 @@ class MemdirStore(BaseStore):
                 ranked = [(h, s) for h, s in self._ranker(place.session).rank(op.query, headers) if s > 0]
             else:
                 ranked = [(h, None) for h in headers]
-            memories = self._memories(place.session, [h for h, _ in ranked])
+            entries = self._entries(place.session, [h for h, _ in ranked])
             for header, score in ranked:
-                memory = memories.get(header.filename)
-                if memory is None:
+                entry = entries.get(header.filename)
+                if entry is None:
                     continue
-                item = self._item(place, header.filename, memory, header.mtime_ms)
+                item = self._item(place, header.filename, entry, header.mtime_ms)
                 if matches(item["value"], op.filter):
                     scored.append((score, item["created_at"].timestamp(), item))
         if op.query:

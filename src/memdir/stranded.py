@@ -109,6 +109,16 @@ def store_files(store: str) -> list[str]:
     return sorted(found)
 
 
+def _has_memories(store: str) -> bool:
+    """Whether the store holds a memory at all, looking no further than the first one."""
+    for directory, dirnames, filenames in os.walk(store):
+        if os.path.relpath(directory, store) == ".":
+            dirnames[:] = [d for d in dirnames if d not in _SKIPPED_TOPS and not d.startswith(".")]
+        if any(name.endswith(".md") and name != ENTRYPOINT_NAME and not name.startswith(".") for name in filenames):
+            return True
+    return False
+
+
 def _listed(store: str) -> set[str]:
     try:
         text = read_bytes_limited(os.path.join(store, ENTRYPOINT_NAME)).decode("utf-8", "replace")
@@ -118,7 +128,8 @@ def _listed(store: str) -> set[str]:
 
 
 def _transcript_facts(folder: str) -> tuple[list[str], list[str]]:
-    """The working directories and git branches the folder's transcripts name, newest first."""
+    """The working directories and git branches the folder's transcripts name, from the newest
+    transcript that names a directory (a store's sessions all ran in one folder)."""
     try:
         names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
     except OSError:
@@ -142,6 +153,8 @@ def _transcript_facts(folder: str) -> tuple[list[str], list[str]]:
                             bucket.append(value)
         except OSError:
             continue
+        if cwds:
+            break
     return cwds, branches
 
 
@@ -281,7 +294,7 @@ def find_stranded(
     stores: list[_Store] = []
     for name in names:
         store = os.path.join(root, name, "memory")
-        if not os.path.isdir(store) or not store_files(store):
+        if not os.path.isdir(store) or not _has_memories(store):
             continue
         cwds, branches = _transcript_facts(os.path.join(config_home, "projects", name))
         stores.append(_Store(name, store, _project_of(name, cwds, known), tuple(branches)))

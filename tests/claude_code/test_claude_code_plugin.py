@@ -87,7 +87,8 @@ def installed_then_removed(release: Any, tmp_path_factory: pytest.TempPathFactor
     return sandbox, sandbox.run(steps, recall_tool_rules())
 
 
-ASKED, UNINSTALLED = 5, 7  # step indexes in installed_then_removed
+# step indexes in installed_then_removed
+LISTED, ASKED, UNINSTALLED, LISTED_AFTER, LOG_AFTER, ASKED_AGAIN = 4, 5, 7, 8, 9, 10
 
 
 def requests_holding(outcome: Outcome, prompt: str) -> list[dict[str, Any]]:
@@ -97,7 +98,7 @@ def requests_holding(outcome: Outcome, prompt: str) -> list[dict[str, Any]]:
 
 def test_the_installed_plugin_is_listed_enabled(installed_then_removed: tuple[Sandbox, Outcome]) -> None:
     _sandbox, outcome = installed_then_removed
-    listed = outcome.step(ASKED - 1)["stdout"]
+    listed = outcome.step(LISTED)["stdout"]
     assert PLUGIN in listed and "enabled" in listed.split(PLUGIN, 1)[1].split("❯", 1)[0], listed
 
 
@@ -128,15 +129,16 @@ def test_uninstalling_the_plugin_leaves_no_recall_no_tools_and_no_hook(
     installed_then_removed: tuple[Sandbox, Outcome],
 ) -> None:
     sandbox, outcome = installed_then_removed
-    assert PLUGIN not in outcome.step(UNINSTALLED)["stdout"], outcome.describe(UNINSTALLED)
+    assert "Successfully uninstalled" in outcome.step(UNINSTALLED)["stdout"], outcome.describe(UNINSTALLED)
+    assert PLUGIN not in outcome.step(LISTED_AFTER)["stdout"], outcome.describe(LISTED_AFTER)
     settings = json.loads((sandbox.home / ".claude" / "settings.json").read_text(encoding="utf-8"))
     assert PLUGIN not in settings.get("enabledPlugins", {}), settings
     later = requests_holding(outcome, AGAIN)
-    assert later, outcome.describe(UNINSTALLED + 2)
+    assert later, outcome.describe(ASKED_AGAIN)
     for body in later:
         assert HOOK_CONTEXT not in texts(body["messages"])
         assert not offered_tools(body), offered_tools(body)
-    before, after = outcome.step(UNINSTALLED + 1)["stdout"], extract_log(sandbox).read_text(encoding="utf-8")
+    before, after = outcome.step(LOG_AFTER)["stdout"], extract_log(sandbox).read_text(encoding="utf-8")
     assert after.count(" hook ") == before.count(" hook ") > 0, after
 
 

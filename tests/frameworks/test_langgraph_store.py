@@ -449,3 +449,17 @@ def test_the_title_of_a_content_that_opens_with_a_rule_is_its_first_line_of_word
     store.put(NS, "k", {"content": "---\n\n## Staging\nStaging listens on port 5433."})
     assert read_memory(os.path.join(memory_dir, "k.md")).name == "Staging"
     assert store.get(NS, "k").value == {"content": "---\n\n## Staging\nStaging listens on port 5433."}
+
+
+def test_a_put_keeps_a_type_a_person_wrote_outside_the_four(store, memory_dir):
+    os.makedirs(memory_dir, exist_ok=True)
+    with open(os.path.join(memory_dir, "odd.md"), "w", encoding="utf-8") as handle:
+        handle.write("---\nname: Odd\ndescription: An odd one\ntype: opinion\n---\n\nBefore.\n")
+    store.put(NS, "odd", {"content": "After."})
+    assert "type: opinion" in text_of(os.path.join(memory_dir, "odd.md"))
+    assert store.get(NS, "odd").value == {
+        "content": "After.",
+        "name": "Odd",
+        "description": "An odd one",
+        "type": "opinion",
+    }

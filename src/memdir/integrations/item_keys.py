@@ -63,7 +63,7 @@ def file_for_key(key: str) -> str:
     if _portable(key):
         file = f"{key}.md"
     else:
-        prefix = _SLUG_UNSAFE.sub("-", unicodedata.normalize("NFC", key))[:60].strip("-. ")
+        prefix = _SLUG_UNSAFE.sub("-", key)[:60].strip("-. ")
         file = f"{prefix or 'key'}+{sha256_hex(key.encode('utf-8', 'surrogatepass'))[:16]}.md"
     if file.casefold() == ENTRYPOINT_NAME.casefold():
         raise UnsafePathError(

@@ -167,7 +167,8 @@ def memory_from_value(
             "type": None if "type" in filled else earlier.type,
         }
     derived: list[str] = []
-    made = {"name": _title(title) or key, "description": " ".join((summary or _title(title) or key).split())}
+    label = _title(" ".join(key.split())) or "item"  # a key with nothing to show: "item"
+    made = {"name": _title(title) or label, "description": " ".join((summary or _title(title)).split()) or label}
     chosen: dict[str, str] = {}
     for field in ("name", "description"):
         kept = kept_fields.get(field)
@@ -175,7 +176,8 @@ def memory_from_value(
         if field not in given and not kept:
             derived.append(field)
     memory_type = parse_type(given["type"]) if "type" in given else kept_fields.get("type")
-    if not isinstance(memory_type, MemoryType) and default_type is not None:
+    odd_type = earlier is not None and earlier.type is None and earlier.raw_type is not None and "type" not in given
+    if not isinstance(memory_type, MemoryType) and default_type is not None and not odd_type:
         memory_type = default_type
         derived.append("type")
     if derived:
@@ -189,6 +191,8 @@ def memory_from_value(
         if stamp is not None or now is not None:
             extra[CREATED_KEY] = stamp if stamp is not None else now
     kind = memory_type if isinstance(memory_type, MemoryType) else None
+    # A type outside the four that a person wrote stays when the value names none.
+    raw_type = earlier.raw_type if earlier is not None and "type" not in given and kind is None else None
     if existing is None:
         return Memory(name=chosen["name"], description=chosen["description"], type=kind, body=body, extra=extra)
     return replace(
@@ -196,7 +200,7 @@ def memory_from_value(
         name=chosen["name"],
         description=chosen["description"],
         type=kind,
-        raw_type=None,
+        raw_type=raw_type,
         body=body,
         extra=extra,
     )

@@ -88,7 +88,7 @@ def installed_then_removed(release: Any, tmp_path_factory: pytest.TempPathFactor
 
 
 # step indexes in installed_then_removed
-LISTED, ASKED, UNINSTALLED, LISTED_AFTER, LOG_AFTER, ASKED_AGAIN = 4, 5, 7, 8, 9, 10
+LISTED, UNINSTALLED, LISTED_AFTER, LOG_AFTER, ASKED_AGAIN = 4, 7, 8, 9, 10
 
 
 def requests_holding(outcome: Outcome, prompt: str) -> list[dict[str, Any]]:

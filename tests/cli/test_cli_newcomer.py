@@ -74,8 +74,15 @@ def test_history_shows_restore_and_undo_as_their_own_changes_and_undoing_an_add_
 
 
 def test_a_mistyped_command_suggests_the_one_meant_first(run):
+    import importlib
+
+    from memdir.cli.main import COMMAND_MODULES
+
+    for module in set(COMMAND_MODULES.values()):  # as in a process that has loaded every command
+        importlib.import_module(f"memdir.cli.{module}")
     missed = run("recal", "deploys", code=2)
-    assert "No such command 'recal'; did you mean 'recall'" in missed.stderr
+    assert missed.stderr.startswith("memdir: No such command 'recal'; did you mean 'recall'"), missed.stderr
+    assert missed.stderr.count("did you mean") + missed.stderr.count("Did you mean") == 1
 
 
 def test_counts_of_one_are_singular(run):

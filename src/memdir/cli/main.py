@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -127,7 +128,7 @@ class MemdirGroup(click.Group):
         except click.UsageError as exc:
             words = exc.ctx.command_path.split()[1:] if exc.ctx is not None else []
             where = " ".join(["memdir", *words])
-            message = exc.format_message().rstrip(".") + _did_you_mean(exc)
+            message = _without_clicks_guess(exc).rstrip(".") + _did_you_mean(exc)
             fail(f"{message} (see '{where} --help')", code=EXIT_USAGE)
         except click.ClickException as exc:
             fail(exc.format_message(), code=exc.exit_code)
@@ -143,13 +144,21 @@ class MemdirGroup(click.Group):
 _GLOBAL_OPTIONS = ("--project", "--memory-dir")
 
 
+def _without_clicks_guess(exc: click.UsageError) -> str:
+    """The message without click's own guess at an unknown command: click guesses only among the
+    commands already imported and lists them alphabetically ('dream' before 'recall' for
+    'recal'); memdir's guess, nearest first, comes from every command."""
+    message = exc.format_message()
+    if message.startswith("No such command"):
+        return re.sub(r"\s*\(?Did you mean [^?]*\?\)?$", "", message)
+    return message
+
+
 def _did_you_mean(exc: click.UsageError) -> str:
     """``; did you mean 'list'?`` for an unknown command or a value outside a choice, else ""."""
-    import re
-
     from memdir.store.lookup import suggest
 
-    message = exc.format_message()
+    message = _without_clicks_guess(exc)
     if "did you mean" in message.casefold():
         return ""
     command = re.match(r"No such command '(?P<given>[^']*)'", message)

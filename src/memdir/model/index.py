@@ -148,7 +148,7 @@ def index_overflow(text: str, *, skip_comments: bool) -> str | None:
         else "shorten index lines (one line under ~150 characters per memory; 'memdir doctor --fix' compacts "
         "them), or remove stale memories"
     )
-    return f"{ENTRYPOINT_NAME} would be {over} Claude Code loads; rule index-too-long; {fix}"
+    return f"it would be {over} Claude Code loads; rule index-too-long; {fix}"
 
 
 def _escape(text: str, specials: str) -> str:

@@ -38,8 +38,8 @@ from typing import Any
 
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.recall.currency import newer_first
 from memdir.recall.lexical_selector import LexicalSelector
+from memdir.recall.recaller import Recaller
 from memdir.recall.registry import SelectorInputs, build_selector
 from memdir.recall.selector_protocol import RankingSelector, SelectionRequest, StoreRequest
 from memdir.store.directory import MemoryDir
@@ -53,6 +53,7 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 
 KS_HIT = (1, 5, 10)
 KS_EVID = (5, 10, 50)
 DEPTH = 50
+NOW_S = 1_790_000_000.0  # recall's clock: after every session, so that no observation is in the future
 # Questions about things no conversation mentions: recall should surface nothing for them.
 OFF_TOPIC = (
     "How do I rotate the TLS certificates on the Kubernetes ingress controller?",
@@ -130,7 +131,7 @@ def oracle_ranking(evidence: set[str], cites: dict[str, set[str]]) -> list[str]:
 
 class ThroughIndex:
     """The lexical selector ranking inside the derived index, as recall over the whole store does
-    (stored postings, then the time-aware stage), under the name ``lexical-index``."""
+    (the stored postings), under the name ``lexical-index``."""
 
     name = "lexical-index"
 
@@ -140,7 +141,7 @@ class ThroughIndex:
         index.refresh()
 
     def rank(self, query: str, candidates: Any) -> list[Any]:
-        return newer_first(query, self.inner.rank_store(query, self.index, limit=max(1, len(candidates))) or [])
+        return self.inner.rank_store(query, self.index, limit=max(1, len(candidates))) or []
 
     def select(self, request: SelectionRequest) -> Any:
         answer = self.inner.select_store(StoreRequest(request.query, self.index, limit=request.limit))
@@ -157,6 +158,7 @@ def evaluate(
     """One row per question; ``selector=None`` scores the oracle (the ceiling)."""
     candidates = store.headers()
     cited_anywhere = set().union(*cites.values()) if cites else set()
+    recaller = Recaller(store, selector=selector, clock=lambda: float(NOW_S)) if selector is not None else None
     if selector is not None:
         selector.rank("warm up the caches", candidates)
     rows = []
@@ -169,8 +171,9 @@ def evaluate(
         else:
             ranked = [header.filename for header, _ in selector.rank(qa["question"], candidates)[:DEPTH]]
         ms = (time.perf_counter() - started) * 1000
-        if selector is not None:
-            surfaced = selector.select(SelectionRequest(qa["question"], candidates, limit=5)).files
+        if recaller is not None:
+            # What recall surfaces: the selector's choice with the versions of what it chose.
+            surfaced = recaller.select(qa["question"], limit=5, headers=candidates).files
         rank = next((i for i, f in enumerate(ranked, 1) if cites[f] & evidence), None)
         row: dict[str, Any] = {
             "category": int(qa["category"]),

@@ -8,22 +8,27 @@ over time (two or three versions each, in other words), facts stated once, dupli
 year-old feedback rules nothing replaced, and expiring memories. Every question is a recall query.
 Per selector:
 
-- current first: for a question about an updated fact, the newest version ranks above every stale one;
+- current first: for a question about an updated fact, recall surfaces the newest version before
+  every stale one it surfaces (``when shown``: of the questions where recall surfaces a version);
+- both surfaced: recall surfaces the newest version and a stale one (both reach the model, dated);
 - stale alone: what recall surfaces holds a stale version of the fact but not the current one;
 - hit@5: the current version (or the one memory that answers) is in the top five of the ranking;
 - rules hit@5: old feedback rules that nothing replaced are still found;
 - expired surfaced: a memory past its ``expires:`` date is surfaced (should never be);
 - linked both: for a question whose answer is split across two memories joined by a ``[[link]]``,
   recall surfaces both (the linking one matches the question, the linked one holds the figures);
-- duplicate detection: precision and recall of the near-duplicate check on labelled pairs (duplicates
-  and updates are pairs that should be flagged, memories on another attribute of the same component
-  or the same attribute of another component are pairs that should not), when memdir has one, and
-  the precision/recall curve of the lexical overlap, the embedding similarity and their sum (in the
-  JSON; the table gives each one's most recall at a precision of at least 0.9);
+- writers shown what may already say it: over the labelled pairs (duplicates and updates should be
+  shown, memories on another attribute of the same component or the same attribute of another
+  component need not be), how often a writer saving the later memory is shown the earlier one
+  among the memories that may say the same (``near shown``), and how many pairs are refused as
+  nearly identical (``refused``: only the duplicates may be);
 - latency: median and p95 ms of one ranking, warm.
 
-Run: ``python bench/recall_truth.py [--selectors lexical,embedding,hybrid] [--no-links]``; prints a table and writes
-``bench/results/recall_truth.json``.
+``--recorded``: every newer version records ``replaces:`` of the one before (as a writer who
+decided it would), to measure recall with recorded relations.
+
+Run: ``python bench/recall_truth.py [--selectors lexical,embedding,hybrid] [--no-links] [--recorded]``; prints a
+table and writes ``bench/results/recall_truth.json``.
 """
 
 from __future__ import annotations
@@ -57,28 +62,38 @@ NOW_S = 1_790_000_000  # a fixed "now" (2026-09-20) so that runs compare
 CLOCKS = ("mtime", "stamped")
 
 
-def build_store(truth: TruthStore, root: Path, clock: str) -> tuple[MemoryDir, dict[str, str]]:
+def build_store(
+    truth: TruthStore, root: Path, clock: str, *, recorded: bool = False
+) -> tuple[MemoryDir, dict[str, str]]:
     """Write the store's facts; returns the store and key -> file name. File names are neutral
-    (``mem_0042.md``) and shuffled, so neither the name nor the order gives the version away."""
+    (``mem_0042.md``) and shuffled, so neither the name nor the order gives the version away.
+    ``recorded``: each newer version of a fact records that it replaces the one before."""
     store = MemoryDir(root, scan_cap=None)
     order = list(truth.facts)
     random.Random(f"files-{truth.language}").shuffle(order)
-    files: dict[str, str] = {}
-    for number, fact in enumerate(order):
+    files = {fact.key: f"mem_{number:04d}.md" for number, fact in enumerate(order)}
+    previous = {
+        fact.key: other.key
+        for fact in truth.facts
+        for other in truth.facts
+        if fact.subject and fact.subject == other.subject and other.version == fact.version - 1
+        if fact.duplicate_of is None and other.duplicate_of is None
+    }
+    for fact in order:
         written_s = NOW_S - fact.age_s
         extra: dict[str, object] = {}
         if fact.expires:
             extra["expires"] = fact.expires
         if clock == "stamped":
             extra["modified"] = iso_mtime(written_s * 1000)
+        if recorded and fact.key in previous:
+            extra["replaces"] = files[previous[fact.key]]
         memory = Memory(
             name=fact.name, description=fact.description, type=MemoryType(fact.kind), body=fact.body + "\n", extra=extra
         )
-        file = f"mem_{number:04d}.md"
-        result = store.save(memory, file=file, index=False)
+        result = store.save(memory, file=files[fact.key], index=False)
         stamp = NOW_S - 3600 if clock == "stamped" else written_s
         os.utime(result.path, (stamp, stamp))
-        files[fact.key] = file
     return store, files
 
 
@@ -121,8 +136,12 @@ def evaluate(
             position = {file: i for i, file in enumerate(ranking)}
             add(f"{question.kind} hit@5", float(any(position.get(f, 99) < 5 for f in answers)))
             if question.kind == "updated":
-                best_stale = min((position.get(f, 10**6) for f in stale), default=10**6)
-                add("current first", float(current in position and position[current] < best_stale))
+                shown = {file: i for i, file in enumerate(surfaced)}
+                best_stale = min((shown.get(f, 10**6) for f in stale), default=10**6)
+                add("current first", float(current in shown and shown[current] < best_stale))
+                if current in shown or best_stale < 10**6:
+                    add("current first when shown", float(current in shown and shown[current] < best_stale))
+                add("both surfaced", float(current in shown and best_stale < 10**6))
                 add("stale alone", float(bool(stale & set(surfaced)) and current not in surfaced))
                 add("stale surfaced", float(bool(stale & set(surfaced))))
         else:
@@ -146,7 +165,9 @@ def figures(counts: dict[str, list[float]], times: list[float]) -> dict[str, Any
     return out
 
 
-def conversations(selectors: list[str], languages: list[str], tmp: str, links: bool) -> dict[str, dict[str, Any]]:
+def conversations(
+    selectors: list[str], languages: list[str], tmp: str, links: bool, recorded: bool
+) -> dict[str, dict[str, Any]]:
     """The second set (``bench/truth_conversations.py``): every conversation its own store, the
     figures over all their questions, per selector and language."""
     from truth_conversations import build_conversation_stores
@@ -156,7 +177,7 @@ def conversations(selectors: list[str], languages: list[str], tmp: str, links: b
         pooled: dict[str, dict[str, list[float]]] = {name: {} for name in selectors}
         for number, truth in enumerate(build_conversation_stores(language, NOW_S)):
             root = Path(tmp) / f"conversation-{language}-{number}"
-            store, files = build_store(truth, root, "mtime")
+            store, files = build_store(truth, root, "mtime", recorded=recorded)
             for name in selectors:
                 index = MemoryIndex(store.root, str(Path(tmp) / f"conversation-{language}-{number}-{name}.sqlite3"))
                 selector = build_selector(name, SelectorInputs(vectors=index))
@@ -169,84 +190,29 @@ def conversations(selectors: list[str], languages: list[str], tmp: str, links: b
     return results
 
 
-def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, str]) -> dict[str, float] | None:
-    """Precision and recall of memdir's near-duplicate check on the labelled pairs, when it has one."""
-    try:
-        from memdir.recall.similar import Similarity
-    except ImportError:
-        return None
+def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, str]) -> dict[str, float]:
+    """What a writer saving the later memory of each labelled pair is shown: the earlier one among
+    the memories that may say the same (BM25 over the rest of the store), or a refusal as nearly
+    identical; per label."""
+    from memdir.recall.similar import near_memories
+
     headers = {header.filename: header for header in store.headers()}
-    similarity = Similarity(list(headers.values()))
-    found = {"tp": 0, "fp": 0, "fn": 0, "dup_tp": 0, "dup_n": 0}
+    counts: dict[str, list[float]] = {}
     for a, b, label in truth.pairs:
-        near = similarity.near(headers[files[a]], headers[files[b]])
-        wanted = label != "different"
-        found["tp"] += near and wanted
-        found["fp"] += near and not wanted
-        found["fn"] += wanted and not near
-        if label == "duplicate":
-            found["dup_n"] += 1
-            found["dup_tp"] += near
-    precision = found["tp"] / max(1, found["tp"] + found["fp"])
-    recall = found["tp"] / max(1, found["tp"] + found["fn"])
-    return {
-        "precision": 100 * precision,
-        "recall": 100 * recall,
-        "duplicate recall": 100 * found["dup_tp"] / max(1, found["dup_n"]),
-        "pairs": float(len(truth.pairs)),
-    }
-
-
-def duplicate_curve(truth: TruthStore, store: MemoryDir, files: dict[str, str]) -> dict[str, list[list[float]]]:
-    """The precision/recall curve of the pair scores on the labelled pairs: the lexical overlap the
-    check uses, the embedding similarity (its lift over the store's mean, when the ``embed`` extra
-    is installed) and their sum; for each, (floor, precision, recall) at every distinct score."""
-    from memdir.recall.similar import Similarity
-
-    headers = list(store.headers())
-    by_file = {header.filename: header for header in headers}
-    similarity = Similarity(headers)
-    scores: dict[str, list[tuple[float, bool]]] = {"lexical": []}
-    pairs = [(by_file[files[a]], by_file[files[b]], label != "different") for a, b, label in truth.pairs]
-    for a, b, wanted in pairs:
-        scores["lexical"].append((similarity.score(a, b), wanted))
-    try:
-        import numpy as np
-
-        from memdir.recall.embedding import load_encoder, memory_text
-
-        encoder = load_encoder()
-    except Exception:  # noqa: BLE001  (no embed extra, no model: the lexical curve alone)
-        encoder = None
-    if encoder is not None:
-        vectors = np.asarray(encoder.encode([memory_text(header) for header in headers]), dtype=np.float32)
-        at = {header.path: i for i, header in enumerate(headers)}
-        mean = float((vectors @ vectors.T).mean())
-        scores["embedding"], scores["sum"] = [], []
-        for (a, b, wanted), (lexical, _) in zip(pairs, scores["lexical"], strict=True):
-            lift = (float(vectors[at[a.path]] @ vectors[at[b.path]]) - mean) / (1.0 - mean)
-            scores["embedding"].append((lift, wanted))
-            scores["sum"].append((lexical + lift, wanted))
-    curves: dict[str, list[list[float]]] = {}
-    for kind, scored in scores.items():
-        scored.sort(key=lambda item: -item[0])
-        positives = max(1, sum(wanted for _, wanted in scored))
-        hits, curve = 0, []
-        for rank, (score, wanted) in enumerate(scored, start=1):
-            hits += wanted
-            curve.append([score, 100 * hits / rank, 100 * hits / positives])
-        curves[kind] = curve
-    return curves
-
-
-def best_recall(curve: list[list[float]], precision: float = 90.0) -> list[float]:
-    """The point of a curve with the most recall at or above ``precision``: (floor, precision, recall)."""
-    kept = [point for point in curve if point[1] >= precision]
-    return max(kept, key=lambda point: point[2]) if kept else [float("nan"), float("nan"), 0.0]
+        newer = store.read(files[b]).memory
+        near = near_memories(store, newer, exclude=headers[files[b]].path)
+        shown = {n.header.filename: n for n in near}
+        counts.setdefault(f"{label} near shown", []).append(float(files[a] in shown))
+        counts.setdefault(f"{label} refused", []).append(float(any(n.identical for n in near)))
+    out = {metric: 100 * statistics.mean(values) for metric, values in counts.items()}
+    out["pairs"] = float(len(truth.pairs))
+    return out
 
 
 COLUMNS = (
     "current first",
+    "current first when shown",
+    "both surfaced",
     "stale alone",
     "stale surfaced",
     "updated hit@5",
@@ -269,24 +235,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--set", choices=("grid", "conversations"), default="grid", help="which stores (bench/truth_conversations.py)"
     )
+    parser.add_argument("--recorded", action="store_true", help="each newer version records replaces: (see above)")
     args = parser.parse_args(argv)
     selectors = [name for name in args.selectors.split(",") if name]
     results: dict[str, dict[str, dict[str, float]]] = {}
     detection: dict[str, dict[str, float]] = {}
-    curves: dict[str, dict[str, list[list[float]]]] = {}
     with tempfile.TemporaryDirectory(prefix="memdir-truth-") as tmp:
         if args.set == "conversations":
-            results.update(conversations(selectors, args.languages.split(","), tmp, not args.no_links))
+            results.update(conversations(selectors, args.languages.split(","), tmp, not args.no_links, args.recorded))
         for language in args.languages.split(",") if args.set == "grid" else ():
             truth = build_truth_store(language, NOW_S)
             for clock in CLOCKS:
                 root = Path(tmp) / f"{language}-{clock}"
-                store, files = build_store(truth, root, clock)
+                store, files = build_store(truth, root, clock, recorded=args.recorded)
                 if clock == "mtime":
-                    found = duplicate_detection(truth, store, files)
-                    if found is not None:
-                        detection[language] = found
-                        curves[language] = duplicate_curve(truth, store, files)
+                    detection[language] = duplicate_detection(truth, store, files)
                 for name in selectors:
                     index = MemoryIndex(store.root, str(Path(tmp) / f"{language}-{clock}-{name}.sqlite3"))
                     selector = build_selector(name, SelectorInputs(vectors=index))
@@ -302,23 +265,17 @@ def main(argv: list[str] | None = None) -> int:
             cells = [f"{figures.get(column, float('nan')):.1f}" for column in COLUMNS]
             print(f"| {name} | {label} | {' | '.join(cells)} |")
     if detection:
-        print("\n| language | pairs | near-duplicate precision | recall | duplicates found |")
-        print("|---|---|---|---|---|")
+        labels = ("duplicate", "update", "different")
+        print("\n| language | pairs | " + " | ".join(f"{label}: near shown / refused" for label in labels) + " |")
+        print("|---|---|" + "---|" * len(labels))
         for language, found in detection.items():
-            print(
-                f"| {language} | {found['pairs']:.0f} | {found['precision']:.1f} | {found['recall']:.1f} | "
-                f"{found['duplicate recall']:.1f} |"
-            )
-        print("\n| language | pair score | most recall at precision >= 0.9 (floor, precision, recall) |")
-        print("|---|---|---|")
-        for language, by_kind in curves.items():
-            for kind, curve in by_kind.items():
-                floor, precision, recall = best_recall(curve)
-                print(f"| {language} | {kind} | {floor:.3f}, {precision:.1f}, {recall:.1f} |")
-    else:
-        print("\nnear-duplicate detection: none in this version")
+            cells = [
+                f"{found.get(f'{label} near shown', 0):.1f} / {found.get(f'{label} refused', 0):.1f}"
+                for label in labels
+            ]
+            print(f"| {language} | {found['pairs']:.0f} | " + " | ".join(cells) + " |")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"now": NOW_S, "results": results, "duplicates": detection, "duplicate curves": curves}
+    payload = {"now": NOW_S, "recorded": args.recorded, "results": results, "writers": detection}
     args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")
     return 0

@@ -287,6 +287,10 @@ def measure(rule: Callable[[str, str], bool], pairs: list[tuple[str, str, str]])
     }
 
 
+def _cell(figures: dict[str, float]) -> str:
+    return f"{figures['precision']:.0f} / {figures['recall']:.0f} ({figures['wrong']:.0f} wrong)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=RESULTS / "subject_pairs.json")
@@ -301,12 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| rule | " + " | ".join(languages) + " |")
     print("|---|" + "---|" * len(languages))
     for rule_name, by_language in results.items():
-        cells = [
-            f"{by_language[lang]['precision']:.0f} / {by_language[lang]['recall']:.0f} ({by_language[lang]['wrong']:.0f} wrong)"
-            for lang in languages
-        ]
+        cells = [_cell(by_language[lang]) for lang in languages]
         print(f"| {rule_name} | " + " | ".join(cells) + " |")
-    print("\n(precision / recall, %, of 'same subject'; pairs: " + ", ".join(f"{k} {len(v)}" for k, v in PAIRS.items()) + ")")
+    print(
+        "\n(precision / recall, %, of 'same subject'; pairs: "
+        + ", ".join(f"{k} {len(v)}" for k, v in PAIRS.items())
+        + ")"
+    )
     if args.show:
         for language, pairs in PAIRS.items():
             for a, b, label in pairs:

@@ -28,6 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DURABILITY = "tests/store/test_store_durability.py"
 CONCURRENCY = "tests/store/test_store_concurrency.py"
 FIELDS = "tests/recall/test_lexical_fields.py"
+VERSIONS = "tests/recall/test_versions.py"
+WRITES = "tests/cli/test_cli_memories.py"
+SIMILAR = "tests/recall/test_similarity_scale.py"
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,72 @@ MUTANTS = (
         "            weighted[term] = weighted.get(term, 0.0) + weight\n",
         "            weighted[term] = weighted.get(term, 0.0) + 1.0\n",
         (FIELDS, "tests/recall"),
+    ),
+    Mutant(
+        "identical-floor",
+        "a write is refused when it shares half its words with a memory",
+        "src/memdir/recall/similar.py",
+        "IDENTICAL_FLOOR = 0.9\n",
+        "IDENTICAL_FLOOR = 0.5\n",
+        (WRITES, SIMILAR),
+    ),
+    Mutant(
+        "numbers-left-out",
+        "nearly identical is judged without the numbers",
+        "src/memdir/recall/similar.py",
+        "    return frozenset(tokenize(f\"{description or ''}\\n{body[:_BODY_CHARS]}\"))\n",
+        "    return frozenset(t for t in tokenize(f\"{description or ''}\\n{body[:_BODY_CHARS]}\")"
+        " if not t.isdigit())\n",
+        (WRITES, SIMILAR),
+    ),
+    Mutant(
+        "category-size",
+        "a name many memories hold is taken for one fact's versions",
+        "src/memdir/recall/versions.py",
+        "CATEGORY_SIZE = 3\n",
+        "CATEGORY_SIZE = 30\n",
+        (VERSIONS,),
+    ),
+    Mutant(
+        "no-sitting",
+        "memories saved minutes apart under one name are taken for versions",
+        "src/memdir/recall/versions.py",
+        "SITTING_MS = 3_600_000.0\n",
+        "SITTING_MS = 0.0\n",
+        (VERSIONS,),
+    ),
+    Mutant(
+        "no-change-word",
+        "a name that extends another is taken for a version of it",
+        "src/memdir/recall/versions.py",
+        "    return _extends(shorter, longer) and _change_word(long_name) and not _change_word(short_name)\n",
+        "    return _extends(shorter, longer)\n",
+        (VERSIONS,),
+    ),
+    Mutant(
+        "distinct-ignored",
+        "a recorded 'different facts' is ignored",
+        "src/memdir/recall/versions.py",
+        "    return any(link_key(t) in _keys(b) for t in a.distinct)"
+        " or any(link_key(t) in _keys(a) for t in b.distinct)\n",
+        "    return False\n",
+        (VERSIONS, "tests/cli/test_cli_relate.py"),
+    ),
+    Mutant(
+        "expiry-wall-clock",
+        "recall judges expiry by the wall clock instead of the time it is asked for",
+        "src/memdir/recall/recaller.py",
+        "        candidates = current_memories(candidates, self.clock())\n",
+        "        candidates = current_memories(candidates, time.time())\n",
+        (VERSIONS,),
+    ),
+    Mutant(
+        "store-expiry-wall-clock",
+        "recall over the derived index judges expiry by the wall clock",
+        "src/memdir/recall/recaller.py",
+        "            now_s=self.clock(),\n",
+        "            now_s=None,\n",
+        (VERSIONS,),
     ),
 )
 

@@ -75,6 +75,7 @@ class MemorySession:
         self.model_timeout = model_timeout
         self._model = model
         self._selector = selector
+        self._writer_ranker: Selector | None = None
         self._kind: SelectorKind | None = None
         self._recaller: Recaller | None = None
         self._clock = clock
@@ -202,6 +203,21 @@ class MemorySession:
 
         return LexicalSelector(cache=analysis_cache(self.config, self.index))
 
+    def writer_ranker(self) -> Selector:
+        """How a writer is shown the memories that may already say what it saves
+        (:mod:`memdir.recall.similar`): the lexical ranking, with the sentence embedding fused in
+        when recall ranks with it (``memdir.selector`` is ``offline``, ``hybrid`` or ``embedding``,
+        so the memories' vectors are kept already); never a model. A write pays for the encoder;
+        the prompt hook never asks for this."""
+        if self._writer_ranker is None:
+            from memdir.recall.factory import selector_inputs, selector_kind
+            from memdir.recall.registry import build_selector
+
+            recall_kind = selector_kind(self.config, setting="selector")
+            kind = {"offline": "offline", "hybrid": "hybrid", "embedding": "hybrid"}.get(recall_kind, "lexical")
+            self._writer_ranker = build_selector(kind, selector_inputs(self.config, kind, index=self.index))
+        return self._writer_ranker
+
     @property
     def recaller(self) -> Recaller:
         if self._recaller is None:
@@ -312,6 +328,7 @@ class MemorySession:
         config = self.config
         options.setdefault("every_turns", config.memdir.extract_every_turns)
         options.setdefault("manifest_limit", config.memdir.extract_prefilter)
+        options.setdefault("writer_ranker", self.writer_ranker)
         if not config.enabled:
             options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
         if agent_writes(config) == "off":

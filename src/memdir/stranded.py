@@ -89,7 +89,7 @@ class MoveResult:
     already_there: list[str] = field(default_factory=list)  # the same bytes were there already
     left: list[str] = field(default_factory=list)  # "a.md: why": not moved, still in the stranded store
     indexed: list[str] = field(default_factory=list)  # destination lines added
-    near: list[str] = field(default_factory=list)  # "a.md says nearly what b.md says"
+    near: list[str] = field(default_factory=list)  # "a.md may say what b.md says"
 
 
 def store_files(store: str) -> list[str]:
@@ -408,17 +408,18 @@ def move_memories(source: MemoryDir, target: MemoryDir, *, label: str) -> MoveRe
 
 
 def _near(target: MemoryDir, written: Sequence[str], before: set[str]) -> list[str]:
-    """The moved memories that say nearly what a memory already there says: both are kept, named to be merged."""
+    """The moved memories that may say what a memory already there says (memdir.recall.similar):
+    both are kept, the pair named for a person to merge or relate."""
     found = []
-    others = [h for h in target.headers() if h.filename in before]
     for rel in written:
         try:
             memory = Memory.parse(read_bytes_limited(target.resolve(rel)).decode("utf-8"))
         except (OSError, UnicodeDecodeError, MemdirError):
             continue
-        near = near_memories(others, memory.name, memory.description, memory.body, limit=1)
+        near = [n for n in near_memories(target, memory, exclude=target.resolve(rel)) if n.header.filename in before]
         if near:
-            found.append(f"{rel} says nearly what {near[0].header.filename} says")
+            said = "says nearly word for word" if near[0].identical else "may say"
+            found.append(f"{rel} {said} what {near[0].header.filename} says")
     return found
 
 

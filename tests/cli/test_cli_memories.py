@@ -62,37 +62,82 @@ def test_add_refuses_to_overwrite_without_force(run):
     second = run(*args)
     assert second.exit_code == 1
     assert second.stderr == (
-        "memdir: not saved: user_role.md (Role) already says nearly the same; update it with "
-        "--update user_role.md, or add --force to save a new memory anyway\n"
+        "memdir: user_role.md already exists; add --force to replace it, or --file NAME to save under another name\n"
     )
     assert run(*args, "--force").exit_code == 0
-    other = run("add", "--type", "user", "--name", "Role", "--description", "Backend lead", "--file", "x.md")
+    other = run(*args, "--file", "x.md")
     assert other.exit_code == 1  # another file name does not make it another memory
-
-
-def test_add_names_a_near_duplicate_in_other_words_and_saves_only_with_force(run):
-    first = ("add", "--type", "project", "--name", "Checkout latency")
-    assert (
-        run(*first, "--description", "The checkout API p95 response time is 950 ms", "--body", "Load test").exit_code
-        == 0
+    assert other.stderr == (
+        "memdir: not saved: user_role.md already says this nearly word for word; change it with "
+        "--update user_role.md, or add --force to save a second copy\n"
     )
-    again = (
+    assert not (run.mem / "x.md").exists()
+
+
+def test_a_reworded_duplicate_is_saved_and_named_with_its_date_and_how_to_update_it(run):
+    first = ("add", "--type", "feedback", "--name", "Real database in tests")
+    description = "Integration tests must hit a real database, never mocks"
+    assert run(*first, "--description", description).exit_code == 0
+    for number in range(6):
+        topic = ("Deploy day", "Commit style", "Node version", "Grafana board", "Flaky suite", "User role")[number]
+        assert run("add", "--type", "project", "--name", topic, "--description", f"{topic} is noted").exit_code == 0
+    again = run(
+        "add",
+        "--type",
+        "feedback",
+        "--name",
+        "Integration tests use a real DB",
+        "--description",
+        "Integration tests must use a real database and never mock it",
+    )
+    assert again.exit_code == 0
+    assert (run.mem / "feedback_integration_tests_use_a_real_db.md").exists()
+    lines = again.stderr.splitlines()
+    assert lines[0] == "memdir: these memories may already say it:"
+    assert lines[1] == f"  feedback_real_database_in_tests.md (saved today): {description}"
+    assert "memdir add --update feedback_real_database_in_tests.md" in lines[-1]
+    assert (
+        "memdir relate feedback_integration_tests_use_a_real_db.md --replaces feedback_real_database_in_tests.md"
+        in (lines[-1])
+    )
+
+
+def test_numbered_topics_are_different_memories(run):
+    for number in (1, 2, 12):
+        done = run(
+            "add",
+            "--type",
+            "project",
+            "--name",
+            f"Topic {number}",
+            "--description",
+            f"Concurrent topic number {number}",
+        )
+        assert done.exit_code == 0, done.stderr
+    assert {p.name for p in run.mem.glob("project_topic_*.md")} == {
+        "project_topic_1.md",
+        "project_topic_2.md",
+        "project_topic_12.md",
+    }
+
+
+def test_add_replaces_records_the_relation_in_the_new_memory(run):
+    run("add", "--type", "project", "--name", "On call", "--description", "Dana is on call for atlas")
+    done = run(
         "add",
         "--type",
         "project",
         "--name",
-        "Checkout API latency",
+        "Pager handover",
         "--description",
-        "Checkout API p95 response time is 950 ms",
-        "--body",
-        "Load test",
+        "Kenji has the atlas pager",
+        "--replaces",
+        "On call",
     )
-    refused = run(*again)
-    assert refused.exit_code == 1
-    assert "project_checkout_latency.md (Checkout latency)" in refused.stderr
-    assert not (run.mem / "project_checkout_api_latency.md").exists()
-    assert run(*again, "--force").exit_code == 0
-    assert (run.mem / "project_checkout_api_latency.md").exists()
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr == ""  # the writer decided: nothing more to suggest
+    text = (run.mem / "project_pager_handover.md").read_text(encoding="utf-8")
+    assert "\nreplaces: [project_on_call.md]\n" in text
 
 
 def test_add_update_replaces_a_memory_s_content_and_keeps_its_file_name(run):

@@ -87,13 +87,13 @@ def test_mv_repoints_links_that_reached_the_memory_by_its_file_name(run):
     assert "[[new_stem]]" in body and "[[deploy-day]]" in body
 
 
-def test_doctor_lists_duplicates_disagreements_dangling_links_and_expiry_as_notes(run):
+def test_doctor_lists_duplicates_dangling_links_and_expiry_as_notes_and_no_pair_from_shared_words(run):
     mem = run.mem
     past = time.strftime("%Y-%m-%d", time.localtime(time.time() - 5 * 86400))
     write(mem, "dup1.md", "Real DB in tests", "Integration tests hit a real database, never mocks")
     write(mem, "dup2.md", "Real DB in tests again", "Integration tests hit a real database, never mocks")
-    write(mem, "p1.md", "Checkout latency", "The checkout API p95 response time is 950 ms under load")
-    write(mem, "p2.md", "Checkout after cache", "After the cache the checkout API p95 response time fell to 140 ms")
+    write(mem, "latency.md", "Checkout latency", "The checkout API p95 response time is 950 ms under load")
+    write(mem, "cached.md", "Checkout after cache", "After the cache the checkout API p95 response time fell to 140 ms")
     write(mem, "links.md", "Runbook", "How to release", "Steps in [[release-checklist]].")
     write(mem, "freeze.md", "Freeze", "No merges during the freeze", extra=f"expires: {past}\n")
     run("doctor", "--fix")
@@ -102,11 +102,14 @@ def test_doctor_lists_duplicates_disagreements_dangling_links_and_expiry_as_note
     notes = {(note["rule"], note["file"]): note["message"] for note in json.loads(result.stdout)["notes"]}
     assert ("expired", "freeze.md") in notes
     assert ("dangling-link", "links.md") in notes
-    duplicates = [message for (rule, _), message in notes.items() if rule == "near-duplicates"]
-    assert len(duplicates) == 1 and "dup1.md" in duplicates[0] and "memdir merge" in duplicates[0]
-    disagree = [message for (rule, _), message in notes.items() if rule == "disagree"]
-    assert len(disagree) == 1 and "p1.md" in disagree[0] and "p2.md" in disagree[0]
+    duplicates = [message for (rule, _), message in notes.items() if rule == "identical"]
+    assert len(duplicates) == 1 and "dup1.md" in duplicates[0] and "dup2.md" in duplicates[0]
+    for answer in ("memdir merge dup2.md dup1.md", "memdir relate dup2.md --replaces dup1.md"):
+        assert answer in duplicates[0]
+    assert "memdir relate dup2.md --different dup1.md" in duplicates[0]
+    # Two figures of one attribute in other words: nothing says they are one subject, so no pair.
+    assert not [key for key in notes if "latency.md" in notes[key] or "cached.md" in notes[key]]
     listed = {item["file"]: item for item in json.loads(run("list", "--json").stdout)}
     assert listed["freeze.md"]["expired"] is True and listed["freeze.md"]["expires"] == past
-    assert listed["p1.md"]["expired"] is False
+    assert listed["latency.md"]["expired"] is False
     assert f"(expired {past})" in run("list").stdout

@@ -507,6 +507,14 @@ def test_the_version_in_the_hook_input_decides_the_rendering_when_the_transcript
     assert context.startswith("<system-reminder>\n")
 
 
+def stamp(path, modified):
+    """Give a saved memory the ``modified:`` time it was written at (the directory stamps "now")."""
+    text = Path(path).read_text(encoding="utf-8")
+    start = text.index("modified: ")
+    end = text.index("\n", start)
+    Path(path).write_text(f'{text[:start]}modified: "{modified}"{text[end:]}', encoding="utf-8")
+
+
 def test_the_prompt_hook_names_the_newer_memory_beside_a_stale_one_and_skips_expired_ones(tmp_path, project, env):
     directory = open_memory_dir(resolve_config(project, env=env))
     old = directory.save(
@@ -519,6 +527,7 @@ def test_the_prompt_hook_names_the_newer_memory_beside_a_stale_one_and_skips_exp
         ),
         index=False,
     )
+    stamp(old.path, "2026-01-10T09:00:00.000Z")
     new = directory.save(
         Memory(
             name="Checkout latency after the cache",
@@ -529,6 +538,7 @@ def test_the_prompt_hook_names_the_newer_memory_beside_a_stale_one_and_skips_exp
         ),
         index=False,
     )
+    stamp(new.path, "2026-03-02T09:00:00.000Z")
     directory.save(
         Memory(
             name="Checkout freeze",
@@ -545,40 +555,43 @@ def test_the_prompt_hook_names_the_newer_memory_beside_a_stale_one_and_skips_exp
         "additionalContext"
     ]
     assert context.index(f"Memory: {new.path}:") < context.index(f"Memory: {old.path}:")
-    assert f"A newer memory on the same subject: {new.path}\nMemory: {old.path}:" in context
+    assert "A newer memory on the same subject (saved " in context
+    assert f"): {new.path}\nMemory: {old.path}:" in context
     assert "No checkout API deploys" not in context
 
 
-def test_the_prompt_hook_surfaces_an_update_worded_apart_from_the_question_instead_of_what_it_replaced(
-    tmp_path, project, env
-):
-    """The real hook process: "Kenji has the atlas pager" shares only "atlas" with the question, and
-    "Dana", which no other memory holds, with the stale memory it replaces."""
+def test_the_prompt_hook_surfaces_a_recorded_replacement_first_and_labels_what_it_replaced(tmp_path, project, env):
+    """The real hook process: "Kenji has the atlas pager" shares only "atlas" with the question; the
+    writer recorded that it replaces the on-call memory, so it comes first and the old one says so."""
     directory = open_memory_dir(resolve_config(project, env=env))
     facts = [
         ("On call", "Dana is on call for atlas this week, ping them if prod breaks", "2026-01-05"),
         ("Bundle", "the atlas web bundle is 880 KB gzipped, which is too much", "2026-01-06"),
-        ("Partner limit", "the partner API behind atlas allows 1000 requests per minute", "2026-01-07"),
-        ("Node", "the atlas frontend builds on Node 20, don't use newer syntax", "2026-01-08"),
         ("Staging", "staging for atlas lives at staging-1.internal", "2026-01-09"),
-        ("Flaky", "heads up, 9 tests in the atlas suite are flaky", "2026-01-10"),
-        ("Shift swap", "Dana swapped shifts, Kenji has the atlas pager", "2026-02-02"),
     ]
-    chores = ["rename getUser", "run the linter", "add a changelog entry", "split the cart component"]
-    chores += ["write a basket test", "bump eslint", "move the helpers", "fix the README typo", "drop a toggle"]
-    chores += ["sort the imports", "make the header sticky", "log the request id", "tidy the fixtures"]
-    facts += [(chore.capitalize(), f"please {chore}", "2026-01-04") for chore in chores]  # a store of 20
     saved = {}
     for name, text, day in facts:
         stamp = {"modified": f"{day}T09:00:00Z"}
         memory = Memory(name=name, description=text, type=MemoryType.PROJECT, body=text, extra=stamp)
         saved[name] = directory.save(memory, index=False)
-    data = written_by(hook_input(tmp_path, project, prompt="who is on call for atlas right now?"), "2.1.330")
+    swap = Memory(
+        name="Shift swap",
+        description="Dana swapped shifts, Kenji has the atlas pager",
+        type=MemoryType.PROJECT,
+        body="Until the end of the month.",
+        extra={"modified": "2026-02-02T09:00:00Z", "replaces": saved["On call"].file},
+    )
+    saved["Shift swap"] = directory.save(swap, index=False)
+    data = written_by(
+        hook_input(tmp_path, project, prompt="who is on call for atlas? ping them if prod breaks"), "2.1.330"
+    )
     done = cli_hook(tmp_path, "user-prompt-submit", json.dumps(data), env)
     assert done.returncode == 0, done.stderr
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert f"Memory: {saved['Shift swap'].path}:" in context
-    assert f"Memory: {saved['On call'].path}:" not in context
+    new, old = saved["Shift swap"].path, saved["On call"].path
+    assert context.index(f"Memory: {new}:") < context.index(f"Memory: {old}:")
+    assert "Replaced by a newer memory (recorded; saved " in context
+    assert f"): {new}\nMemory: {old}:" in context
 
 
 def test_session_start_tells_the_person_how_many_memories_a_truncated_index_hides(tmp_path, project, env, memories):

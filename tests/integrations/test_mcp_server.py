@@ -116,30 +116,66 @@ def test_a_refused_write_names_the_rule_and_sets_is_error(server):
 
     again, no_desc, bad_type, escape = run(server, body)
     assert again.is_error is True
-    assert again.structured_content["rule"] == "near-duplicate"  # the same memory again is its own near one
+    assert again.structured_content["rule"] == "exists"  # the same memory again: its file is there
     assert "force" in again.structured_content["message"]
     assert no_desc.is_error and no_desc.structured_content["rule"] in ("missing-description", "missing-argument")
     assert bad_type.is_error and bad_type.structured_content["rule"] == "invalid-type"
     assert escape.is_error and escape.structured_content["rule"] == "outside-root"
 
 
-def test_remember_names_a_near_duplicate_hints_update_and_saves_with_force(server, tmp_path):
-    similar = {**REMEMBER, "name": "Real database in tests", "file": "feedback_db.md"}
+def test_remember_saves_and_names_what_may_already_say_it_and_refuses_only_a_copy(server, tmp_path):
+    reworded = {
+        **REMEMBER,
+        "name": "Real database in tests",
+        "description": "Integration tests must use a real database and never mock it",
+        "file": "feedback_db.md",
+    }
+    copy = {**REMEMBER, "name": "DB rule", "file": "feedback_copy.md"}
 
     async def body(client):
         await client.call_tool("remember", REMEMBER)
-        refused = await client.call_tool("remember", similar)
-        forced = await client.call_tool("remember", {**similar, "force": True})
-        return refused, forced
+        saved = await client.call_tool("remember", reworded)
+        refused = await client.call_tool("remember", copy)
+        forced = await client.call_tool("remember", {**copy, "force": True})
+        return saved, refused, forced
 
-    refused, forced = run(server, body)
-    assert refused.is_error is True
-    payload = refused.structured_content
-    assert payload["rule"] == "near-duplicate"
+    saved, refused, forced = run(server, body)
+    payload = saved.structured_content
+    assert saved.is_error is False and payload["status"] == "created" and payload["file"] == "feedback_db.md"
     assert [near["file"] for near in payload["near"]] == ["feedback_real_db_in_tests.md"]
-    assert "Call update with file 'feedback_real_db_in_tests.md'" in payload["message"]
-    assert forced.is_error is False and forced.structured_content["status"] == "created"
-    assert (tmp_path / "mem" / "feedback_db.md").exists()
+    assert payload["near"][0]["description"] == REMEMBER["description"] and "modified" in payload["near"][0]
+    assert "call update on that file (e.g. 'feedback_real_db_in_tests.md')" in payload["next"]
+    assert "call update on 'feedback_db.md' with replaces: 'feedback_real_db_in_tests.md'" in payload["next"]
+    assert refused.is_error is True and refused.structured_content["rule"] == "identical"
+    assert not (tmp_path / "mem" / "feedback_copy.md").exists() or forced.structured_content["status"] == "created"
+    assert forced.is_error is False and (tmp_path / "mem" / "feedback_copy.md").exists()
+
+
+def test_remember_and_update_record_that_a_memory_replaces_another(server, tmp_path):
+    older = {"type": "project", "name": "On call", "description": "Dana is on call for atlas this week"}
+    newer = {"type": "project", "name": "Pager handover", "description": "Kenji has the atlas pager"}
+
+    async def body(client):
+        await client.call_tool("remember", older)
+        saved = await client.call_tool("remember", {**newer, "replaces": "On call"})
+        await client.call_tool("remember", {**newer, "name": "Pager again", "description": "Ravi has it"})
+        updated = await client.call_tool(
+            "update", {"file": "project_pager_again.md", "supersedes": "project_pager_handover.md"}
+        )
+        itself = await client.call_tool(
+            "update", {"file": "project_pager_again.md", "replaces": "project_pager_again.md"}
+        )
+        return saved, updated, itself
+
+    saved, updated, itself = run(server, body)
+    assert saved.is_error is False and "near" not in saved.structured_content
+    text = (tmp_path / "mem" / "project_pager_handover.md").read_text(encoding="utf-8")
+    assert "\nreplaces: [project_on_call.md]\n" in text
+    assert updated.structured_content["changed"] == ["replaces"]
+    assert "replaces: [project_pager_handover.md]" in (tmp_path / "mem" / "project_pager_again.md").read_text(
+        encoding="utf-8"
+    )
+    assert itself.is_error and itself.structured_content["rule"] == "relation"
 
 
 def test_update_changes_only_the_given_fields_and_keeps_the_index_in_step(server, tmp_path):

@@ -295,20 +295,27 @@ def test_the_index_cannot_be_deleted_or_renamed_in_daily_log_mode(tmp_path):
     assert not (mem / "other").exists()
 
 
-def test_create_names_a_memory_that_already_says_nearly_the_same(tmp_path):
+def test_create_names_the_memories_that_may_already_say_it_and_refuses_a_copy(tmp_path):
     mem = tmp_path / "mem"
     tool = MemdirMemoryTool(str(mem))
-    again = ROLE.replace("name: Role", "name: Role at work")
+    again = ROLE.replace("name: Role", "name: Role at work").replace("Leads the", "Runs the")
+    copy = ROLE.replace("name: Role", "name: Role again")
     results, _ = run_script(
         tool,
         [
             {"command": "create", "path": "/memories/user_role.md", "file_text": ROLE},
             {"command": "create", "path": "/memories/user_role_work.md", "file_text": again},
+            {"command": "create", "path": "/memories/user_role_copy.md", "file_text": copy},
         ],
     )
-    assert "Note:" not in results[0]["content"]
-    assert results[1]["content"].endswith(
-        "Note: /memories/user_role.md already says nearly the same. Keep one memory per fact: move what is new "
-        "into the existing file and delete /memories/user_role_work.md."
+    assert "may already say" not in results[0]["content"]
+    note = results[1]["content"].split("\n", 2)[2]
+    assert note.startswith(
+        "These memories may already say what this file says:\n"
+        "- /memories/user_role.md (saved today): Leads the payments team\n"
+        "Keep one memory per fact. If this file restates or corrects one of them, put the current fact in that "
+        "memory and delete /memories/user_role_work.md;"
     )
     assert (mem / "user_role_work.md").read_text(encoding="utf-8") == again  # saved: nothing is lost
+    assert results[2]["is_error"] and "already says this nearly word for word" in results[2]["content"]
+    assert not (mem / "user_role_copy.md").exists()

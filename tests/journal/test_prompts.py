@@ -55,6 +55,6 @@ def test_the_dream_prompt_for_2_1_330_puts_the_type_under_metadata():
         linkRule="\n- " + render_template("memory_links"),
     )
     check_snapshot("dream_system_2_1_330.md", system)
-    assert "near-duplicates (a Write of a new file" in system and "\n- Link related memories: " in system
+    assert "add `replaces: <older file>` to its frontmatter.\n- Link related memories: " in system
     assert "[[name]]" in system and "[[" not in render_template("dream_consolidation", linkRule="")
     assert "  metadata:\n    type: user | feedback | project | reference\n  ---" in system

@@ -116,6 +116,43 @@ def test_a_person_browses_searches_edits_and_checks_memory_in_chromium(
     assert not (memory_root / "project_release_freeze.md").exists()
 
 
+@pytest.fixture
+def pair_root(memory_root: Path) -> Path:
+    """Two memories whose names say one subject, written a month apart: doctor proposes the pair."""
+    import os
+    import time
+
+    for file, name, description, days in (
+        ("project_dashboard_latency.md", "Dashboard API latency", "Dashboard API p95 is 800 ms", 30),
+        ("project_dashboard_latency_cached.md", "Dashboard API latency after caching", "Now 250 ms", 1),
+    ):
+        path = memory_root / file
+        path.write_text(f"---\nname: {name}\ndescription: {description}\ntype: project\n---\n\nLoad test.\n", "utf-8")
+        stamp = time.time() - days * 86_400
+        os.utime(path, (stamp, stamp))
+    return memory_root
+
+
+def test_a_person_answers_a_pair_doctor_proposes(
+    browser_context_factory: Callable[..., Any], pair_root: Path, ui_url: str
+) -> None:
+    context = browser_context_factory(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(ui_url)
+    page.get_by_role("link", name="Doctor").click()
+    page.get_by_role("heading", name="To decide").wait_for()
+    assert "may be versions of one subject" in page.locator(".pair").first.inner_text()
+    shot(page, "doctor-pairs")
+    page.get_by_role("button", name="Different facts").click()
+    page.get_by_text("Done: recorded").wait_for()
+    older = (pair_root / "project_dashboard_latency.md").read_text(encoding="utf-8")
+    newer = (pair_root / "project_dashboard_latency_cached.md").read_text(encoding="utf-8")
+    assert "distinct-from: [project_dashboard_latency.md]" in newer and "distinct-from" not in older
+    assert page.get_by_role("heading", name="To decide").count() == 0  # decided: never proposed again
+    shot(page, "doctor-decided")
+
+
 def test_the_view_fits_a_phone_screen(
     browser_context_factory: Callable[..., Any], ui_url: str, memory_root: Path
 ) -> None:

@@ -232,7 +232,7 @@ def test_a_new_memory_is_created_with_its_index_line(client: TestClient, memory_
         "/new",
         data={"csrf": csrf_of(page), "name": "Release freeze", "description": "x", "type": "project"},
     )
-    assert again.status_code == 409 and "already says nearly the same" in again.text
+    assert again.status_code == 409 and "these memories may already say it" in again.text
     assert 'href="/m/project_release_freeze.md"' in again.text and 'name="force" value="1"' in again.text
     forced = client.post(
         "/new",
@@ -453,3 +453,24 @@ def test_a_deleted_memory_links_to_its_history_and_restore_on_the_deleted_page_a
     restored = client.post("/restore/user_role.md", data={"csrf": csrf_of(gone.text), "version": "1"})
     assert restored.status_code == 200 and (memory_root / "user_role.md").exists()
     assert client.get("/m/never_was.md").status_code == 404
+
+
+def test_doctor_shows_its_notes_and_merges_a_proposed_pair(client: TestClient, memory_root: Path) -> None:
+    for file, name, days in (("old.md", "Staging URL", 30), ("new.md", "Staging URL (updated)", 1)):
+        path = memory_root / file
+        path.write_text(
+            f"---\nname: {name}\ndescription: {name} is noted\ntype: project\n---\n\nSee [[nowhere]].\n", "utf-8"
+        )
+        stamp = os.stat(path).st_mtime - days * 86_400
+        os.utime(path, (stamp, stamp))
+    page = client.get("/doctor").text
+    assert "To decide" in page and "may be versions of one subject" in page
+    assert "dangling-link" in page  # doctor's notes are on the page too
+    refused = client.post("/doctor/decide", data={"csrf": csrf_of(page), "answer": "burn", "older": "old.md"})
+    assert refused.status_code == 400 and "choose merge, replaces or different" in refused.text
+    done = client.post(
+        "/doctor/decide", data={"csrf": csrf_of(page), "answer": "merge", "older": "old.md", "newer": "new.md"}
+    )
+    assert done.status_code == 200 and "Done: merged old.md into new.md" in html.unescape(done.text)
+    assert not (memory_root / "old.md").exists() and "Merged from old.md" in (memory_root / "new.md").read_text("utf-8")
+    assert "To decide" not in done.text

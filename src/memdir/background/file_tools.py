@@ -25,7 +25,8 @@ from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.model.memory_type import FrontmatterLayout
-from memdir.recall.similar import near_memories
+from memdir.recall.selector_protocol import Selector
+from memdir.recall.similar import identical_refusal, near_lines, near_memories
 from memdir.recall.surfacing import memory_freshness_note
 from memdir.store.directory import MemoryDir
 from memdir.store.files import LOCK_NAME, remove_file
@@ -97,10 +98,10 @@ class MemoryFileTools:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     denials: list[Denial] = field(default_factory=list)
-    # Refuse, once, a new topic file that says nearly what a memory says (extraction and the dream):
-    # the refusal names the near ones, and the same Write again is saved.
-    check_near: bool = False
-    _near_refused: set[tuple[str, int]] = field(default_factory=set)
+    # Name, in a Write's answer, the memories that may already say what a new topic file says, and
+    # refuse one nearly identical to a memory (extraction and the dream: :mod:`memdir.recall.similar`).
+    show_near: bool = False
+    writer_ranker: Callable[[], Selector] | None = None
 
     # -- plumbing ------------------------------------------------------------------------
     def tools(self) -> list[FileTool]:
@@ -221,8 +222,7 @@ class MemoryFileTools:
             content = self._text_arg(arguments, "content")
             self._check_writable(path)
             existed = os.path.exists(path)
-            if self.check_near and not existed:
-                self._refuse_near(path, content)
+            note = self._near(path, content) if self.show_near and not existed else ""
             if self.edit_check is not None:
                 before = self.memory_dir.read_text(path) if existed else ""
                 refusal = self.edit_check(path, before, content)
@@ -230,7 +230,7 @@ class MemoryFileTools:
                     raise _Refused(refusal)
             self.memory_dir.write_text(path, self._with_origin(path, content))
             self._record(path)
-            return f"{'Updated' if existed else 'Created'} {path}"
+            return f"{'Updated' if existed else 'Created'} {path}{note}"
 
         spec = ToolSpec(
             "Write",
@@ -239,23 +239,26 @@ class MemoryFileTools:
         )
         return FileTool(spec, self._wrap("Write", body))
 
-    def _refuse_near(self, path: str, content: str) -> None:
+    def _near(self, path: str, content: str) -> str:
+        """The note a Write of a new topic file answers with: the memories that may already say what
+        it says, with their dates and how to keep one memory per fact; a file nearly identical to a
+        memory is refused."""
         rel = self.memory_dir.relative(path)
         if not rel.endswith(".md") or os.path.basename(rel) == ENTRYPOINT_NAME or rel.startswith("logs/"):
-            return
-        key = (path, hash(content))
-        if key in self._near_refused:
-            return
+            return ""
         try:
             memory = Memory.parse(content)
         except MemdirError:
-            return
-        near = near_memories(self.memory_dir.headers(), memory.name, memory.description, memory.body)
-        if near:
-            self._near_refused.add(key)
-            shown = neutralise(", ".join(n.header.path for n in near))
-            verb = "says" if len(near) == 1 else "say"
-            raise _Refused(render_template("near_duplicate_write", near=shown, verb=verb))
+            return ""
+        ranker = self.writer_ranker() if self.writer_ranker is not None else None
+        near = near_memories(self.memory_dir, memory, ranker=ranker, exclude=path)
+        refusal = identical_refusal(near, lambda header: header.path)
+        if refusal is not None:
+            raise _Refused(refusal)
+        if not near:
+            return ""
+        lines = near_lines(near, lambda header: header.path, self.clock() * 1000)
+        return "\n" + render_template("near_duplicate_note", near=lines, path=path)
 
     def _edit_tool(self) -> FileTool:
         def body(arguments: Mapping[str, object]) -> str:

@@ -1,4 +1,5 @@
-"""``memdir edit | mv``: changing a memory by hand, with the index kept in step."""
+"""``memdir edit | mv | merge | relate``: changing a memory by hand, with the index and the links
+and relations that reach it kept in step."""
 
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ from memdir.cli.terminal import is_terminal
 from memdir.doctor import check_memory_text
 from memdir.model.index import IndexEntry, upsert_entry
 from memdir.model.memory import Memory
+from memdir.model.relations import DISTINCT_KEY, REPLACES_KEY
 from memdir.store.files import FILE_MODE, lock_directory
 from memdir.store.links import LinkResolver, link_key
 from memdir.store.lookup import find_memory
 from memdir.store.merge import merge_memories, relink
+from memdir.store.relations import relate as relate_memories
+from memdir.store.relations import repoint_relations, unrelate
 
-__all__ = ["edit", "merge", "mv"]
+__all__ = ["edit", "merge", "mv", "relate"]
 
 
 @cli.command(
@@ -124,6 +128,9 @@ def mv(state: CliState, old: str, new: str) -> None:
         relinked = relink(directory, {link_key(before)}, new_stem, skip=frozenset({result.file}))
     if relinked:
         note += f"; links updated in {', '.join(relinked)}"
+    related = repoint_relations(directory, {link_key(before)}, result.file, skip=frozenset({result.file}))
+    if related:
+        note += f"; relations updated in {', '.join(related)}"
     click.echo(f"moved {before} to {result.file}{note}")
 
 
@@ -144,3 +151,54 @@ def merge(state: CliState, keep: str, absorb: str) -> None:
     result = merge_memories(directory, find_memory(directory, keep), find_memory(directory, absorb))
     note = f"; links updated in {', '.join(result.relinked)}" if result.relinked else ""
     click.echo(f"merged {result.removed} into {result.kept}{note}")
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  memdir relate project_pager_handover.md --replaces project_on_call.md
+  memdir relate project_search_timeout.md --different project_checkout_timeout.md
+  memdir relate project_pager_handover.md --forget project_on_call.md
+"""
+)
+@click.argument("file", shell_complete=complete_memory_file)
+@click.option(
+    "--replaces",
+    multiple=True,
+    metavar="OTHER",
+    shell_complete=complete_memory_file,
+    help="FILE replaces OTHER: recall shows FILE first and labels OTHER as replaced (repeatable).",
+)
+@click.option(
+    "--different",
+    multiple=True,
+    metavar="OTHER",
+    shell_complete=complete_memory_file,
+    help="FILE and OTHER are different facts: doctor stops proposing them, recall never orders them (repeatable).",
+)
+@click.option(
+    "--forget",
+    multiple=True,
+    metavar="OTHER",
+    help="Take back what FILE records about OTHER (repeatable).",
+)
+@pass_state
+def relate(
+    state: CliState, file: str, replaces: tuple[str, ...], different: tuple[str, ...], forget: tuple[str, ...]
+) -> None:
+    """Record what you decided about two memories, in FILE's frontmatter (a key Claude Code ignores,
+    kept by team sync): FILE replaces another, or the two are different facts. Nothing is merged
+    or deleted; the local history records the change and `memdir undo` takes it back."""
+    if not (replaces or different or forget):
+        fail("say what to record: --replaces OTHER, --different OTHER or --forget OTHER", code=2)
+    directory = state.memory_dir
+    rel = find_memory(directory, file)
+    done: list[str] = []
+    for key, others in ((REPLACES_KEY, replaces), (DISTINCT_KEY, different)):
+        for other in others:
+            target = find_memory(directory, other)
+            if relate_memories(directory, rel, key, target):
+                done.append(f"{rel} {key} {target}")
+    if forget and unrelate(directory, rel, forget):
+        done.append(f"{rel} no longer records {', '.join(forget)}")
+    click.echo("; ".join(done) if done else "nothing to change: already recorded")

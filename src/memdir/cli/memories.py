@@ -14,7 +14,7 @@ from memdir.errors import MemoryExists, MemoryNotFound
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import is_expired, iso_mtime
-from memdir.recall.similar import near_memories
+from memdir.recall.similar import Near, near_memories, save_unless_identical
 from memdir.recall.surfacing import memory_age
 from memdir.store.lookup import find_memory
 
@@ -46,7 +46,15 @@ Examples:
 @click.option(
     "--force",
     is_flag=True,
-    help="Save even when a memory says nearly the same, and replace an existing file of the same name.",
+    help="Save even when a memory says nearly the same word for word, and replace an existing file of the same name.",
+)
+@click.option(
+    "--replaces",
+    "replaces",
+    default=None,
+    metavar="FILE",
+    shell_complete=complete_memory_file,
+    help="Record that the new memory replaces this one (recall then shows it first and labels the old one).",
 )
 @click.option(
     "--update",
@@ -65,15 +73,18 @@ def add(
     body: str,
     file_: str | None,
     force: bool,
+    replaces: str | None,
     update_file: str | None,
     team: bool,
 ) -> None:
     """Save a memory and add (or replace) its line in MEMORY.md.
 
-    A memory that says nearly what an existing one says is not saved: the command names the near
-    ones and exits 1, so the fact is updated where it lives (--update FILE) rather than saved twice
-    (--force saves it anyway). Prints what it did on stdout: at a terminal, "created PATH;
-    MEMORY.md updated"; piped, the path alone.
+    Before saving, the memories that may already say the same are looked up (the offline ranking,
+    with the sentence encoder where the embed extra is installed) and named with their dates, so the
+    fact can be updated where it lives (--update FILE) or the new memory recorded as replacing one
+    (--replaces FILE); at a terminal you are asked first. Only a memory nearly identical to one that
+    exists is refused (exit 1; --force saves it anyway). Prints what it did on stdout: at a terminal,
+    "created PATH; MEMORY.md updated"; piped, the path alone.
     """
     text = sys.stdin.read() if body == "-" else body
     memory = Memory(name=name, description=description, type=MemoryType(type_), body=text.strip("\n"))
@@ -84,31 +95,59 @@ def add(
         file_ = file_ or default_filename(memory.type, name)
         file_ = file_ if file_.startswith("team/") else f"team/{file_}"
     if update_file is not None:
-        if file_ is not None:
-            fail("--update names the file already; leave out --file")
+        if file_ is not None or replaces is not None:
+            fail("--update names the file already; leave out --file and --replaces")
         _update(state, update_file, memory)
         return
-    if not force:
-        near = near_memories(state.memory_dir.headers(), name, description, memory.body)
-        if near:
-            listed = ", ".join(f"{n.header.filename} ({n.header.name or n.header.description or ''})" for n in near)
-            fail(
-                f"not saved: {listed} already says nearly the same; update it with "
-                f"--update {near[0].header.filename}, or add --force to save a new memory anyway"
-            )
+    directory = state.memory_dir
+    if replaces is not None:
+        from memdir.model.relations import REPLACES_KEY
+        from memdir.store.relations import with_relation
+
+        memory = with_relation(memory, REPLACES_KEY, find_memory(directory, replaces))
+    ranker = state.session().writer_ranker()
+    asking = not force and replaces is None and is_terminal(sys.stdin) and is_terminal(sys.stdout)
+    if asking:
+        looked = [n for n in near_memories(directory, memory, ranker=ranker) if not n.identical]
+        if looked:
+            click.echo(_near_text(looked), err=True)
+            if not click.confirm("Save it as a new memory anyway?", default=True, err=True):
+                fail("not saved")
     try:
-        result = state.memory_dir.save(memory, file=file_, force=force)
+        result, near = save_unless_identical(directory, memory, file=file_, force=force, ranker=ranker)
     except MemoryExists as exc:
-        existing = state.memory_dir.relative(exc.path) if exc.path else file_
+        existing = directory.relative(exc.path) if exc.path else file_
+        if exc.rule == "identical":
+            fail(
+                f"not saved: {existing} already says this nearly word for word; change it with "
+                f"--update {existing}, or add --force to save a second copy"
+            )
         fail(f"{existing} already exists; add --force to replace it, or --file NAME to save under another name")
     if result.index_refused is not None:
         click.echo(f"memdir: saved {result.file} without an index line: {result.index_refused}", err=True)
+    if near and not asking and replaces is None:
+        click.echo(_near_text(near, saved=result.file), err=True)
     if not is_terminal(sys.stdout):
         click.echo(result.path)  # piped: the path alone, for scripts (path=$(memdir add ...))
         return
     verb = "created" if result.created else "replaced"
     index_note = f"; {result.index_file} updated" if result.index_changed else ""
     click.echo(f"{verb} {result.path}{index_note}")
+
+
+def _near_text(near: list[Near], *, saved: str | None = None) -> str:
+    """The memories that may already say what a new one says, with their dates, and what to do."""
+    now_ms = time.time() * 1000
+    lines = ["memdir: these memories may already say it:"]
+    for n in near:
+        age = memory_age(n.header.time_ms, now_ms)
+        lines.append(f"  {n.header.filename} (saved {age}): {one_line(n.header.description or n.header.name)}")
+    new = saved or "NEW"
+    lines.append(
+        f"  to keep one memory per fact: memdir add --update {near[0].header.filename} ... (change it in place),"
+        f" or memdir relate {new} --replaces {near[0].header.filename} (the new one replaces it)"
+    )
+    return "\n".join(lines)
 
 
 def warn_long_description(description: str) -> None:

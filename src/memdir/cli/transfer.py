@@ -26,11 +26,10 @@ from typing import IO
 import click
 
 from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
-from memdir.errors import MemdirError, MemoryFormatError
+from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
-from memdir.model.memory import Memory
 from memdir.model.text import counted
-from memdir.recall.similar import near_memories
+from memdir.recall.similar import Similarity
 from memdir.store.directory import TEAM_DIRNAME, MemoryDir
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited
 from memdir.store.provenance import recorded_as
@@ -295,7 +294,7 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
     ]
     indexed = directory.add_missing_index_lines(needing)
     outcome["indexed"] = list(indexed)
-    outcome["near"] = _near_pairs(plan, existing)
+    outcome["near"] = _near_pairs(directory, plan, existing)
     if as_json:
         echo_json(outcome)
         return
@@ -312,22 +311,16 @@ def import_(state: CliState, file: IO[bytes], on_conflict: str | None, as_json: 
     )
 
 
-def _near_pairs(plan: list[tuple[Entry, str]], existing: list[MemoryHeader]) -> list[str]:
-    """Imported memories that say nearly what a memory already here says: everything is imported
-    (an import never drops data), and these are named so the two can be merged."""
+def _near_pairs(directory: MemoryDir, plan: list[tuple[Entry, str]], existing: list[MemoryHeader]) -> list[str]:
+    """Imported memories that say nearly word for word what a memory already here says: everything
+    is imported (an import never drops data), and these are named so the two can be merged."""
+    imported = {rel for _, rel in plan if _is_topic(rel)}
+    before = {header.filename for header in existing} - {rel for _, rel in plan}
     found: list[str] = []
-    replaced = {rel for _, rel in plan}
-    others = [header for header in existing if header.filename not in replaced]
-    for entry, rel in plan:
-        if not _is_topic(rel) or not others:
-            continue
-        try:
-            memory = Memory.parse(entry.data.decode("utf-8"))
-        except (UnicodeDecodeError, MemdirError):
-            continue
-        near = near_memories(others, memory.name, memory.description, memory.body, limit=1)
-        if near:
-            found.append(f"{rel} says nearly what {near[0].header.filename} says")
+    for cluster in Similarity(directory.headers()).clusters():
+        files = [header.filename for header in cluster]
+        kept = [file for file in files if file in before]
+        found += [f"{file} says nearly what {kept[0]} says" for file in files if file in imported and kept]
     return found
 
 

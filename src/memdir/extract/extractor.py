@@ -45,6 +45,7 @@ from memdir.paths import team_mem_path
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
+from memdir.recall.selector_protocol import Selector
 from memdir.store.directory import MemoryDir
 from memdir.templates import render_template
 
@@ -93,6 +94,7 @@ class Extractor:
         on_result: Callable[[ExtractionResult], None] | None = None,
         disabled_reason: str | None = None,
         session_id: str | None = None,
+        writer_ranker: Callable[[], Selector] | None = None,
     ) -> None:
         if every_turns < 1 or max_turns < 1:
             raise ConfigError(
@@ -112,6 +114,7 @@ class Extractor:
         self.max_turns = max_turns
         self.manifest_limit = manifest_limit
         self._ranker = LexicalSelector()
+        self.writer_ranker = writer_ranker  # how a new file is checked against the store (similar.py)
         self.max_tokens = max_tokens
         self.timeout = timeout
         self.cursor_file = cursor_file
@@ -168,7 +171,7 @@ class Extractor:
         )
         today = datetime.fromtimestamp(self.clock()).date().isoformat()
         user = build_conversation_message(window.messages, message_count=window.count, today=today)
-        tools = MemoryFileTools(self.memory_dir, clock=self.clock, check_near=True)
+        tools = MemoryFileTools(self.memory_dir, clock=self.clock, show_near=True, writer_ranker=self.writer_ranker)
         tool_set = tools.tools()
         started = [0]
         error: str | None = None

@@ -172,6 +172,7 @@ class AgentMemory:
         self.toolbox = MemoryToolbox(
             session.agent_dir,  # memdir.agentWrites: direct, proposals, or refused
             selector=lambda: session.selector,
+            writer_ranker=session.writer_ranker,
             dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
         )
         self._lock = threading.Lock()

@@ -88,6 +88,10 @@ Body = Annotated[
     str | None,
     _arg("body", "content", "text", "observation", "details", description=_TEXT["argument body"]),
 ]
+Replaces = Annotated[
+    str | None,
+    _arg("replaces", "supersedes", "replaced", description=_TEXT["argument replaces"]),
+]
 TypeArg = Annotated[
     str | None,
     _arg(
@@ -280,6 +284,7 @@ class MCPEndpoints:
         body: Body = None,
         file: NewFile = None,
         force: bool = False,
+        replaces: Replaces = None,
     ) -> CallToolResult:
         return _answer(
             lambda: self.toolbox.remember(
@@ -289,6 +294,7 @@ class MCPEndpoints:
                 body=body or "",
                 file=file,
                 force=force,
+                replaces=replaces,
             )
         )
 
@@ -300,10 +306,17 @@ class MCPEndpoints:
         type: TypeArg = None,
         body: Body = None,
         append: str | None = None,
+        replaces: Replaces = None,
     ) -> CallToolResult:
         return _answer(
             lambda: self.toolbox.update(
-                _required("file", file), name=name, description=description, type=type, body=body, append=append
+                _required("file", file),
+                name=name,
+                description=description,
+                type=type,
+                body=body,
+                append=append,
+                replaces=replaces,
             )
         )
 
@@ -354,6 +367,7 @@ def create_server(
     toolbox = MemoryToolbox(
         session.agent_dir,  # memdir.agentWrites: direct, proposals, or refused
         selector=lambda: session.selector,
+        writer_ranker=session.writer_ranker,
         dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
     )
     server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_TEXT["instructions"])

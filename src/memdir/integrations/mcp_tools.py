@@ -27,13 +27,15 @@ from memdir.model.index import IndexEntry
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MEMORY_TYPES, MemoryType
+from memdir.model.relations import REPLACES_KEY
 from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector_protocol import Selector
-from memdir.recall.similar import Near, near_memories
+from memdir.recall.similar import Near, save_unless_identical
 from memdir.store.directory import MemoryDir
 from memdir.store.history_ops import HistoryView
 from memdir.store.records import SaveResult
+from memdir.store.relations import with_relation
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
 
@@ -110,17 +112,13 @@ def _save_json(result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
     return neutral
 
 
-def _near_refusal(near: list[Near]) -> Outcome:
+def _near_json(near: list[Near], new_file: str) -> dict[str, Any]:
+    """The memories that may already say what a new one says, and what the model can do about it."""
     first = neutralise(near[0].header.filename)
-    shown = ", ".join(neutralise(n.header.filename) for n in near)
-    message = render_template("near_duplicate_remember", near=shown, file=repr(first))
-    payload: dict[str, Any] = {
-        "status": "refused",
-        "rule": "near-duplicate",
-        "message": message,
-        "near": [{**_header_json(n.header), "similarity": round(n.score, 3)} for n in near],
+    return {
+        "near": [{**_header_json(n.header), "same_words": round(n.score, 2)} for n in near],
+        "next": render_template("near_remember", file=repr(first), new=repr(neutralise(new_file))),
     }
-    return Outcome(ok=False, payload=payload)
 
 
 class MemoryToolbox:
@@ -131,17 +129,21 @@ class MemoryToolbox:
         memory_dir: MemoryDir,
         *,
         selector: Selector | Callable[[], Selector] | None = None,
+        writer_ranker: Callable[[], Selector] | None = None,
         clock: Callable[[], float] = time.time,
         dated_headers: bool | Callable[[], bool] = True,
     ) -> None:
         """``selector`` may be a function that builds it: then it is built on the first recall, and a
         selector that cannot be built (the hybrid without the ``embed`` extra) fails that call with a
-        clear message instead of keeping the server from starting. ``dated_headers`` follows the
+        clear message instead of keeping the server from starting. ``writer_ranker`` builds the
+        offline ranking a write is checked with (:mod:`memdir.recall.similar`; default: BM25).
+        ``dated_headers`` follows the
         Claude Code release in use (see :class:`Recaller`); a function is asked on the first recall,
         so finding the release never delays the server's start."""
         self.memory_dir = memory_dir
         self._dated_headers = dated_headers
         self._selector = selector
+        self._writer_ranker = writer_ranker
         self._clock = clock
         self._recaller: Recaller | None = None
 
@@ -261,23 +263,26 @@ class MemoryToolbox:
         body: str,
         file: str | None = None,
         force: bool = False,
+        replaces: str | None = None,
     ) -> Outcome:
-        """Save a new memory and its index line. Without ``force``, a memory that says nearly what an
-        existing one says is not saved: the answer names the near ones and says to call ``update``;
-        an existing file is refused too."""
+        """Save a new memory and its index line, and name the memories that may already say it
+        (with what to do: update one, or record that the new one replaces it). A memory nearly
+        identical to one that exists is refused (rule ``identical``) unless ``force``; an existing
+        file is refused too. ``replaces``: a memory the new one replaces, recorded in its frontmatter."""
         try:
             memory = Memory(name=name.strip(), description=description.strip(), type=parse_type(type), body=body)
             if file:
                 self.memory_dir.resolve(file)  # a path outside the directory is refused before anything else
-            if not force:
-                near = near_memories(self.memory_dir.headers(), memory.name, memory.description, body)
-                if near:
-                    return _near_refusal(near)
-            result = self.memory_dir.save(memory, file=file or None, force=force)
+            if replaces:
+                memory = with_relation(memory, REPLACES_KEY, self.find(replaces))
+            ranker = self._writer_ranker() if self._writer_ranker is not None else None
+            result, near = save_unless_identical(self.memory_dir, memory, file=file or None, force=force, ranker=ranker)
         except MemdirError as exc:
             return Outcome.refused(exc)
         entry = IndexEntry(title=memory.name or "", file=result.file, hook=memory.description or "")
         payload = self._reported(_save_json(result, entry), "created" if result.created else "replaced")
+        if near and not replaces:
+            payload.update(_near_json(near, result.file))
         _warn_long_description(payload, memory.description)
         return Outcome(ok=True, payload=payload)
 
@@ -290,16 +295,24 @@ class MemoryToolbox:
         type: str | None = None,
         body: str | None = None,
         append: str | None = None,
+        replaces: str | None = None,
     ) -> Outcome:
-        """Change some fields of an existing memory; the others, and unknown frontmatter keys, are kept."""
+        """Change some fields of an existing memory; the others, and unknown frontmatter keys, are
+        kept. ``replaces``: record that this memory replaces another (added to its frontmatter)."""
         try:
             rel = self.find(file)
             before = self.memory_dir.read(rel).memory
+            related = before
+            if replaces:
+                replaced = self.find(replaces)
+                if replaced == rel:
+                    raise MemoryFormatError(f"{rel} cannot replace itself", rule="relation")
+                related = with_relation(before, REPLACES_KEY, replaced)
             new_body = before.body if body is None else body
             if append:
                 new_body = f"{new_body.rstrip()}\n{append.strip()}" if new_body.strip() else append.strip()
             after = replace(
-                before,
+                related,
                 name=before.name if name is None else name.strip(),
                 description=before.description if description is None else description.strip(),
                 type=before.type if type is None else parse_type(type),
@@ -310,6 +323,8 @@ class MemoryToolbox:
                 for key in ("name", "description", "type", "body")
                 if getattr(before, key) != getattr(after, key) or (key == "type" and before.raw_type != after.raw_type)
             ]
+            if related is not before:
+                changed.append(REPLACES_KEY)
             if not changed:
                 return Outcome(ok=True, payload=_neutral({"status": "unchanged", "file": rel, "changed": []}))
             result = self.memory_dir.save(after, file=rel, force=True)

@@ -15,6 +15,7 @@ This module needs no SDK: :mod:`memdir.integrations.memory_tool` wraps it in the
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,8 @@ from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.index import IndexEntry, remove_entry, rename_entry, upsert_entry
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
-from memdir.recall.similar import near_memories
+from memdir.recall.selector_protocol import Selector
+from memdir.recall.similar import identical_refusal, near_lines, near_memories
 from memdir.store.directory import MemoryDir
 from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path, remove_file, remove_tree
 from memdir.templates import render_template
@@ -65,8 +67,11 @@ class _Target:
 class MemoryCommands:
     """view / create / str_replace / insert / delete / rename under ``/memories``."""
 
-    def __init__(self, memory_dir: MemoryDir) -> None:
+    def __init__(self, memory_dir: MemoryDir, *, writer_ranker: Callable[[], Selector] | None = None) -> None:
+        """``writer_ranker`` builds the offline ranking a new file is checked with (the memories that
+        may already say it, :mod:`memdir.recall.similar`; default: BM25)."""
         self.memory_dir = memory_dir
+        self.writer_ranker = writer_ranker
 
     # -- paths ---------------------------------------------------------------------------
     def _target(self, shown: str) -> _Target:
@@ -208,19 +213,24 @@ class MemoryCommands:
         return f"File created successfully at: {path}" + self._index_note(changed) + near
 
     def _near(self, rel: str, text: str) -> str:
-        """A note naming the memories that already say nearly what a new topic file says, so the
-        model merges the two (the tool has no way to refuse and retry, so the file is saved)."""
+        """A note naming the memories that may already say what a new topic file says, with their
+        dates, so the model keeps one memory per fact (the tool cannot ask, so the file is saved);
+        a file nearly identical to an existing memory is refused."""
         if not self._is_topic(rel):
             return ""
         try:
             memory = Memory.parse(text)
         except MemdirError:
             return ""
-        near = near_memories(self.memory_dir.headers(), memory.name, memory.description, memory.body)
+        ranker = self.writer_ranker() if self.writer_ranker is not None else None
+        near = near_memories(self.memory_dir, memory, ranker=ranker, exclude=self.memory_dir.resolve(rel))
+        refusal = identical_refusal(near, lambda header: f"{MEMORIES_ROOT}/{header.filename}")
+        if refusal is not None:
+            raise CommandError(refusal)
         if not near:
             return ""
-        shown = neutralise(", ".join(f"{MEMORIES_ROOT}/{n.header.filename}" for n in near))
-        return "\n" + render_template("near_duplicate_note", near=shown, path=f"{MEMORIES_ROOT}/{rel}")
+        lines = near_lines(near, lambda header: f"{MEMORIES_ROOT}/{header.filename}", time.time() * 1000)
+        return "\n" + render_template("near_duplicate_note", near=lines, path=f"{MEMORIES_ROOT}/{rel}")
 
     def _existing_file(self, path: str) -> _Target:
         target = self._writable(path)

@@ -46,11 +46,12 @@ T = TypeVar("T")
 def _commands(memory_dir: MemoryDir | str | None, config: MemoryConfig | None, project: str | None) -> MemoryCommands:
     if isinstance(memory_dir, MemoryDir):
         directory = memory_dir
-    else:
-        cfg = config or resolve_config(project, memory_dir=memory_dir)
-        directory = MemorySession(cfg).agent_dir  # memdir.agentWrites: direct, proposals, or refused
+        directory.ensure()
+        return MemoryCommands(directory)
+    session = MemorySession(config or resolve_config(project, memory_dir=memory_dir))
+    directory = session.agent_dir  # memdir.agentWrites: direct, proposals, or refused
     directory.ensure()
-    return MemoryCommands(directory)
+    return MemoryCommands(directory, writer_ranker=session.writer_ranker)
 
 
 def _run(action: Callable[[], T]) -> T:

@@ -78,9 +78,10 @@ def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: Me
     """The ``memory`` tool for pydantic-ai's ``MemoryTool``: pass it in ``tools=`` beside
     ``native_tools=[MemoryTool()]``. ``/memories`` is the memory directory; a refused command
     answers with its reason, as the Anthropic SDK's own backends do."""
-    directory = open_session(memory_dir, session=session).memory_dir
+    opened = open_session(memory_dir, session=session)
+    directory = opened.memory_dir
     directory.ensure()
-    commands = MemoryCommands(directory)
+    commands = MemoryCommands(directory, writer_ranker=opened.writer_ranker)
 
     def memory(
         command: str,

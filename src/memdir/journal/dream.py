@@ -127,7 +127,9 @@ def _as_dream() -> contextlib.AbstractContextManager[Provenance]:
 
 def _tools(config: MemoryConfig, direct: MemoryDir) -> tuple[MemoryFileTools, list[FileTool]]:
     memory = agent_memory_dir(config, direct)
-    memory_tools = MemoryFileTools(memory, check_near=True)
+    # The dream checks new files against the store with BM25: it runs offline, often on a schedule,
+    # and never loads the sentence encoder for it.
+    memory_tools = MemoryFileTools(memory, show_near=True)
     tools = [
         _protect_logs(tool, memory) if tool.spec.name in ("Write", "Edit", "Delete") else tool
         for tool in memory_tools.tools()

@@ -20,7 +20,6 @@ from typing import Any, Protocol
 
 from memdir.environment import VARIABLES
 from memdir.errors import ConfigError
-from memdir.recall.currency import WINDOW, admitted_newer_first, newer_first
 from memdir.recall.selector_protocol import Selection, SelectionRequest, StoreRequest, StoreSelection, unexpired
 from memdir.recall.stored_vectors import StoredSimilarities, StoredVectors, row_dots
 from memdir.store.scan import MemoryHeader, same_headers
@@ -384,9 +383,10 @@ class EmbeddingRanker:
         if embedded is None:
             return None
         embedded.exclude = request.exclude
-        best = unexpired(embedded.head(max(request.limit, WINDOW)), request.now_s)
-        admitted = {header.path for header, score in best if score >= self.min_similarity}
-        files = [header.filename for header in admitted_newer_first(request.query, best, admitted)]
+        # The best 50 or so are read, as the lexical selector reads them: recall looks among them
+        # for the newer versions of what is chosen (:mod:`memdir.recall.versions`).
+        best = unexpired(embedded.head(max(50, 10 * request.limit)), request.now_s)
+        files = [header.filename for header, score in best if score >= self.min_similarity]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in best})
 
@@ -433,16 +433,14 @@ class EmbeddingRanker:
         return [float(x) for x in self.scores(query, candidates).values]
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate with its similarity, best first (ties: newest first), memories about one
-        subject newest first (:mod:`memdir.recall.currency`)."""
+        """Every candidate with its similarity, best first (ties: newest first)."""
         if not candidates:
             return []
-        return newer_first(query, self.scores(query, candidates).head())
+        return self.scores(query, candidates).head()
 
     def select(self, request: SelectionRequest) -> Selection:
         if not request.candidates:
             return Selection(files=(), selector=self.name)
-        best = self.scores(request.query, request.candidates).head(max(request.limit, WINDOW))
-        admitted = {header.path for header, score in best if score >= self.min_similarity}
-        files = [header.filename for header in admitted_newer_first(request.query, best, admitted)]
+        best = self.scores(request.query, request.candidates).head(request.limit)
+        files = [header.filename for header, score in best if score >= self.min_similarity]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memdir.errors import ConfigError
-from memdir.recall.currency import admitted_newer_first, newer_first
 from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
@@ -37,6 +36,7 @@ from memdir.recall.selector_protocol import (
     SelectionRequest,
     StoreRequest,
     StoreSelection,
+    admitted_in_order,
     is_tool_manual,
     unexpired,
 )
@@ -100,13 +100,12 @@ class HybridSelector:
         return Similarities.from_ranking(self.embedding.rank(query, candidates))
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """The fused ranking, best first, memories about one subject newest first; scores are the
-        fused scores (or reciprocal ranks)."""
+        """The fused ranking, best first; scores are the fused scores (or reciprocal ranks)."""
         lexical = self.lexical.scored(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
         if embedded is None:
-            return newer_first(query, self.lexical.ordered(query, lexical), rarity=self.lexical.index)
-        return newer_first(query, self._fuse(query, lexical, embedded, self.lexical.index), rarity=self.lexical.index)
+            return self.lexical.ordered(query, lexical)
+        return self._fuse(query, lexical, embedded, self.lexical.index)
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
@@ -117,7 +116,7 @@ class HybridSelector:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
             ranked = self._fuse(request.query, lexical, embedded, self.lexical.index)
-        chosen = admitted_newer_first(request.query, ranked, relevant, rarity=self.lexical.index)
+        chosen = admitted_in_order(ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
 
@@ -147,7 +146,7 @@ class HybridSelector:
             embedded.get_many(postings.row_ids())
             ranked = unexpired(self._fuse(request.query, lexical, embedded, postings), request.now_s)
             relevant.update(embedded.paths_at_least(ranker.min_similarity))
-        chosen = admitted_newer_first(request.query, ranked, relevant, rarity=postings)
+        chosen = admitted_in_order(ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})

@@ -1,31 +1,29 @@
 """What ``memdir doctor`` tells about a store's contents rather than its format: information, not errors.
 
 - memories past their ``expires:`` date (kept on disk, no longer recalled);
-- clusters of near-duplicates (the test every write path uses), with the merge that fixes each;
-- pairs on one subject that disagree: much the same words, different numbers (a stale figure
-  beside the current one), with the newer named;
-- ``[[links]]`` that point at no memory (fine to write ahead of the memory; worth knowing).
+- memories that say the same nearly word for word, with the merge that combines them;
+- pairs whose names say they may be versions of one subject (:func:`memdir.recall.versions.named_pairs`)
+  with no recorded relation: doctor proposes, a person decides, with one of three answers (merge
+  them, record that the newer replaces the older, or record that they are different facts, after
+  which the pair is never proposed again). Shared words alone never make a pair: two facts written
+  alike ("Checkout timeout" / "Search timeout") are two facts;
+- ``[[links]]`` and recorded relations that point at no memory (fine to write ahead of the memory;
+  worth knowing).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from memdir.model.analysis import tokenize
 from memdir.model.memory import Memory
 from memdir.model.timefields import is_expired
 from memdir.recall.similar import Similarity
+from memdir.recall.versions import decided_distinct, named_pairs
 from memdir.store.links import LinkResolver, find_links
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["DISAGREE_FLOOR", "Note", "store_notes"]
-
-# Word overlap (numbers aside) from which two memories holding different numbers are taken to
-# give two values of one fact; lower than the near-duplicate floor, since they differ in the number.
-DISAGREE_FLOOR = 0.4
-_NUMBER = re.compile(r"\d")
+__all__ = ["Note", "Proposal", "proposals", "store_notes"]
 
 
 class Note(NamedTuple):
@@ -35,9 +33,22 @@ class Note(NamedTuple):
     message: str
 
 
-def _numbers(header: MemoryHeader) -> frozenset[str]:
-    text = f"{header.description or ''}\n{header.preview[:600]}"
-    return frozenset(term for term in tokenize(text) if _NUMBER.search(term))
+class Proposal(NamedTuple):
+    """Two memories a person should decide about: ``older`` and ``newer`` (by their time), and why
+    doctor proposes them (``identical``: the same words; ``same-subject``: their names)."""
+
+    older: MemoryHeader
+    newer: MemoryHeader
+    reason: str
+
+    def answers(self) -> tuple[str, str, str]:
+        """The three commands that settle the pair: merge, replaces, different facts."""
+        older, newer = self.older.filename, self.newer.filename
+        return (
+            f"memdir merge {newer} {older}",
+            f"memdir relate {newer} --replaces {older}",
+            f"memdir relate {newer} --different {older}",
+        )
 
 
 def _expired(headers: Sequence[MemoryHeader], today: str) -> list[Note]:
@@ -48,39 +59,32 @@ def _expired(headers: Sequence[MemoryHeader], today: str) -> list[Note]:
     ]
 
 
-def _duplicates(similarity: Similarity) -> list[Note]:
-    notes: list[Note] = []
-    for cluster in similarity.clusters():
-        newest = max(cluster, key=lambda h: h.time_ms)
-        others = [h.filename for h in cluster if h is not newest]
-        fix = "; ".join(f"memdir merge {newest.filename} {other}" for other in others)
-        listed = ", ".join(h.filename for h in cluster)
-        notes.append(Note(newest.filename, None, "near-duplicates", f"{listed} say nearly the same; fix: {fix}"))
-    return notes
+def proposals(headers: Sequence[MemoryHeader]) -> list[Proposal]:
+    """The pairs doctor proposes: memories nearly identical to each other (each to the newest of its
+    group), then those whose names say one subject; a pair is proposed once."""
+    found: list[Proposal] = []
+    seen: set[frozenset[str]] = set()
+    for cluster in Similarity(headers).clusters():
+        newest = max(cluster, key=lambda h: (h.time_ms, h.filename))
+        for other in cluster:
+            if other is not newest and not decided_distinct(other, newest):
+                found.append(Proposal(other, newest, "identical"))
+                seen.add(frozenset((other.path, newest.path)))
+    for older, newer in named_pairs(headers):
+        if frozenset((older.path, newer.path)) not in seen:
+            found.append(Proposal(older, newer, "same-subject"))
+    return found
 
 
-def _disagreements(similarity: Similarity) -> list[Note]:
-    notes: list[Note] = []
-    headers = similarity.headers
-    numbers = [_numbers(h) for h in headers]
-    # Only memories that hold a number can give two values of one fact.
-    near = similarity.candidates(DISAGREE_FLOOR, among=[i for i, found in enumerate(numbers) if found])
-    for i, a in enumerate(headers):
-        for j in near[i]:
-            if not numbers[i] or not numbers[j] or numbers[i] == numbers[j]:
-                continue
-            score = similarity.overlap_at(i, j, DISAGREE_FLOOR)
-            if score < DISAGREE_FLOOR or score >= similarity.floor:
-                continue  # unrelated, or already reported as near-duplicates
-            b = headers[j]
-            older, newer = (a, b) if a.time_ms <= b.time_ms else (b, a)
-            message = (
-                f"{older.filename} and {newer.filename} give different figures on one subject; "
-                f"{newer.filename} is newer: fix: memdir merge {newer.filename} {older.filename}, "
-                f"or correct {older.filename}"
-            )
-            notes.append(Note(older.filename, None, "disagree", message))
-    return notes
+def _proposal_note(proposal: Proposal) -> Note:
+    merge, replaces, different = proposal.answers()
+    older, newer = proposal.older, proposal.newer
+    if proposal.reason == "identical":
+        said = f"{older.filename} and {newer.filename} say the same nearly word for word"
+    else:
+        said = f"{older.filename} and the newer {newer.filename} may be versions of one subject (by their names)"
+    message = f"{said}; decide: {merge} (one memory), {replaces} (keep both, the newer first), or {different}"
+    return Note(older.filename, None, proposal.reason, message)
 
 
 def _dangling(headers: Sequence[MemoryHeader], bodies: Mapping[str, str]) -> list[Note]:
@@ -91,16 +95,20 @@ def _dangling(headers: Sequence[MemoryHeader], bodies: Mapping[str, str]) -> lis
             if resolver.resolve(link.target) is None:
                 message = f"[[{link.target}]] points at no memory yet (a link may be written before its memory)"
                 notes.append(Note(file, None, "dangling-link", message))
+    for header in headers:
+        for key, targets in (("replaces", header.replaces), ("distinct-from", header.distinct)):
+            for target in targets:
+                if resolver.resolve(target) is None:
+                    message = f"{key}: {target} names no memory (deleted or renamed?); the relation does nothing"
+                    notes.append(Note(header.filename, None, "dangling-relation", message))
     return notes
 
 
 def store_notes(headers: Sequence[MemoryHeader], memories: Mapping[str, Memory], today: str) -> list[Note]:
     """Every note about a store whose memories are ``headers`` (read in full: ``memories``)."""
-    similarity = Similarity(headers)
     bodies = {file: memory.body for file, memory in memories.items() if "[[" in memory.body}
     return [
         *_expired(headers, today),
-        *_duplicates(similarity),
-        *_disagreements(similarity),
+        *(_proposal_note(proposal) for proposal in proposals(headers)),
         *_dangling(headers, bodies),
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from _thread import allocate_lock  # threading's Lock itself, without importing threading (1 ms a hook)
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from sys import intern
 from typing import NamedTuple, Protocol
 
@@ -263,29 +263,6 @@ class LexicalIndex:
             count = len(self._docs)
             df = len(self._posting(term))
         return math.log(1.0 + (count - df + 0.5) / (df + 0.5)) if df else 0.0
-
-    def rare_words(self, terms: Iterable[str], most: int) -> frozenset[str]:
-        """The ``terms`` that at least one and at most ``most`` memories hold (what
-        :mod:`memdir.recall.successors` reads). Before the postings are built (a process that ranks
-        once), one pass over the memories counts them, each word only until it is past ``most``."""
-        with self._lock:
-            counts: dict[str, int] = {}
-            pending: set[str] = set()
-            for term in set(terms):
-                posting = self._postings.get(term)
-                if posting is None and self._lazy:
-                    pending.add(term)
-                    counts[term] = 0
-                else:
-                    counts[term] = len(posting or ())
-            for doc in self._docs.values():
-                if not pending:
-                    break
-                for term in [term for term in pending if term in doc.terms]:
-                    counts[term] += 1
-                    if counts[term] > most:
-                        pending.discard(term)
-        return frozenset(term for term, count in counts.items() if 0 < count <= most)
 
     def terms_of(self, path: str) -> Mapping[str, float]:
         doc = self._docs.get(path)

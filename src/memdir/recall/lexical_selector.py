@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memdir.model.analysis import is_pair, tokenize
-from memdir.recall.currency import admitted_newer_first, newer_first
 from memdir.recall.learned import load_ranker
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex
 from memdir.recall.selector_protocol import (
@@ -20,6 +19,7 @@ from memdir.recall.selector_protocol import (
     SelectionRequest,
     StoreRequest,
     StoreSelection,
+    admitted_in_order,
     is_tool_manual,
     unexpired,
 )
@@ -114,11 +114,9 @@ class LexicalSelector:
     def rank(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
     ) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate that shares a term with the query, best first (ties: newest first), with
-        memories about one subject newest first (:mod:`memdir.recall.currency`); only the best
-        ``limit`` when given, which spares sorting a long tail on large stores."""
-        ranked = self.ordered(query, self.scored(query, candidates, limit=limit))
-        return newer_first(query, ranked, rarity=self.index)
+        """Every candidate that shares a term with the query, best first (ties: newest first); only
+        the best ``limit`` when given, which spares sorting a long tail on large stores."""
+        return self.ordered(query, self.scored(query, candidates, limit=limit))
 
     def ordered(
         self, query: str, ranked: Sequence[tuple[MemoryHeader, float]], stats: _TermStats | None = None
@@ -132,7 +130,7 @@ class LexicalSelector:
     def scored(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
     ) -> list[tuple[MemoryHeader, float]]:
-        """The BM25 ranking alone, before the time-aware stage: what the hybrid fuses."""
+        """The BM25 ranking alone, before any ordering: what the hybrid fuses."""
         self.index.sync(candidates)
         scores = self.index.score(query)
         if self.feedback_docs and scores:
@@ -186,7 +184,7 @@ class LexicalSelector:
         self, query: str, store: Any, *, limit: int, exclude: frozenset[str] = frozenset(), budget: int | None = None
     ) -> list[tuple[MemoryHeader, float]] | None:
         """The best ``limit`` memories of the whole store by BM25, best first, as :meth:`scored` orders
-        them (the same scores when nothing is excluded), before the time-aware stage; None when the
+        them (the same scores when nothing is excluded); None when the
         stored postings are behind by more than ``budget`` or cannot stand for this ranking."""
         stored = self.stored(store)
         if stored is None or not stored.sync(budget=budget):
@@ -203,7 +201,7 @@ class LexicalSelector:
         ranked = unexpired(ranked, request.now_s)
         admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
         ordered = self.ordered(request.query, ranked, self._stored)
-        chosen = admitted_newer_first(request.query, ordered, admitted, rarity=self._stored)
+        chosen = admitted_in_order(ordered, admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
@@ -212,6 +210,6 @@ class LexicalSelector:
         depth = max(50, 10 * request.limit)
         ranked = self.scored(request.query, request.candidates, limit=depth)
         admitted = {header.path for header, _ in self.admit(ranked, request.query)}
-        chosen = admitted_newer_first(request.query, self.ordered(request.query, ranked), admitted, rarity=self.index)
+        chosen = admitted_in_order(self.ordered(request.query, ranked), admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

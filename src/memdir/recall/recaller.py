@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.model.timefields import is_expired
-from memdir.recall.currency import newer_note, newer_on_subject
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
     Selection,
@@ -31,6 +30,7 @@ from memdir.recall.surfacing import (
     read_memory_for_surfacing,
     render_reminder,
 )
+from memdir.recall.versions import Shown, VersionLookup, arrange, newer_note
 from memdir.store.directory import MemoryDir
 from memdir.store.scan import MemoryHeader, same_headers
 
@@ -76,6 +76,15 @@ class RecallState:
         self.surfaced.clear()
         self.surfaced_bytes = 0
         self.read_files.clear()
+
+
+class _Choice(NamedTuple):
+    """What a selector chose, the headers it chose from by file name, and the derived index it
+    ranked in (None when it ranked headers)."""
+
+    selection: Selection
+    by_name: Mapping[str, MemoryHeader]
+    store: Any = None
 
 
 class RecallResult(NamedTuple):
@@ -141,7 +150,6 @@ class Recaller:
         self.limit = limit
         # One attribute, replaced whole, so a thread never pairs one pool with another's mapping.
         self._named: tuple[list[MemoryHeader], dict[str, MemoryHeader]] = ([], {})
-        self._store: Any = None  # the derived index the last recall ranked in, when it did
 
     def _names(self, pool: Sequence[MemoryHeader]) -> dict[str, MemoryHeader]:
         """The pool's headers by file name, rebuilt only when the pool changed.
@@ -164,8 +172,20 @@ class Recaller:
         limit: int | None = None,
         headers: Sequence[MemoryHeader] | None = None,
     ) -> Selection:
-        """Rank without reading: the selector's choice among the not-yet-surfaced candidates."""
-        return self._choose(query, recent_tools=recent_tools, state=state, limit=limit, headers=headers)[0]
+        """Rank without reading: the selector's choice among the not-yet-surfaced candidates, with
+        the versions of what it chose in their places (:func:`memdir.recall.versions.arrange`)."""
+        choice = self._choose(query, recent_tools=recent_tools, state=state, limit=limit, headers=headers)
+        shown = self._arranged(choice, state)
+        return choice.selection._replace(files=tuple(item.header.filename for item in shown[: limit or self.limit]))
+
+    def chosen(
+        self, query: str, *, limit: int | None = None, headers: Sequence[MemoryHeader] | None = None
+    ) -> list[MemoryHeader]:
+        """:meth:`select`'s memories as headers, read from ``headers`` or else the store (its derived
+        index when it has one): what a writer is shown as possibly saying the same
+        (:mod:`memdir.recall.similar`)."""
+        choice = self._choose(query, recent_tools=(), state=None, limit=limit, headers=headers)
+        return [item.header for item in self._arranged(choice, None)[: limit or self.limit]]
 
     def _from_store(
         self, query: str, recent_tools: Sequence[str], surfaced: Mapping[str, object], limit: int
@@ -174,7 +194,7 @@ class Recaller:
         one and the selector can rank there; None otherwise (recall then ranks headers)."""
         if not isinstance(self.selector, StoreSelector):
             return None
-        store = self._store = self.memory_dir.ranked_store()
+        store = self.memory_dir.ranked_store()
         if store is None:
             return None
         deferred = bool(getattr(store, "defer_work", False))
@@ -197,7 +217,7 @@ class Recaller:
         state: RecallState | None,
         limit: int | None,
         headers: Sequence[MemoryHeader] | None,
-    ) -> tuple[Selection, Mapping[str, MemoryHeader]]:
+    ) -> _Choice:
         surfaced = state.surfaced if state is not None else {}
         cap = limit or self.limit
         if headers is None:
@@ -208,7 +228,7 @@ class Recaller:
                 if self.follow_links:
                     # Only the memories the store's ranking read can be reached here (its best 50 or so).
                     files = _with_linked(query, files, by_file, list(by_file.values()), cap)
-                return stored.selection._replace(files=files), by_file
+                return _Choice(stored.selection._replace(files=files), by_file, self.memory_dir.ranked_store())
         pool = self.memory_dir.recall_scan() if headers is None else headers
         if any(".conflict-" in header.filename for header in pool):
             # A conflict copy is the same memory a second time, waiting for a person to resolve it:
@@ -222,7 +242,7 @@ class Recaller:
         candidates = current_memories(candidates, self.clock())
         by_name = self._names(pool)
         if not candidates:
-            return Selection(files=(), selector=self.selector.name), by_name
+            return _Choice(Selection(files=(), selector=self.selector.name), by_name)
         request = SelectionRequest(query=query, candidates=candidates, recent_tools=tuple(recent_tools), limit=cap)
         selection = self.selector.select(request)
         files = tuple(
@@ -230,19 +250,45 @@ class Recaller:
         )
         if self.follow_links:
             files = _with_linked(query, files, by_name, candidates, cap)
-        return Selection(files=files, selector=selection.selector, notes=selection.notes), by_name
+        return _Choice(Selection(files=files, selector=selection.selector, notes=selection.notes), by_name)
 
-    def _earlier(self, state: RecallState | None, by_name: Mapping[str, MemoryHeader]) -> list[MemoryHeader]:
-        """The headers of the memories this conversation was shown before (for the newer-memory note):
-        from the headers at hand, and from the index for the ones a store ranking did not read."""
+    @staticmethod
+    def _earlier(store: Any, state: RecallState | None, by_name: Mapping[str, MemoryHeader]) -> list[MemoryHeader]:
+        """The headers of the memories this conversation was shown before, that a store ranking did
+        not read (a newer version shown earlier is named beside an older one surfaced now)."""
         if state is None or not state.surfaced:
             return []
-        known = {header.path: header for header in by_name.values() if header.path in state.surfaced}
+        known = {header.path for header in by_name.values()}
         missing = [memory.file for path, memory in state.surfaced.items() if path not in known]
-        store = self._store if missing else None
-        if store is not None:
-            known.update({h.path: h for h in store.headers_by_files(missing).values() if h.path in state.surfaced})
-        return list(known.values())
+        found = store.headers_by_files(missing).values() if missing else ()
+        return [header for header in found if header.path in state.surfaced]
+
+    def _arranged(self, choice: _Choice, state: RecallState | None) -> list[Shown]:
+        """The chosen memories with their versions (:mod:`memdir.recall.versions`): over the whole
+        pool of headers, or over what the store ranking read, the memories this conversation was shown
+        and the few that record replacing others."""
+        by_name, store = choice.by_name, choice.store
+        chosen = [by_name[name] for name in choice.selection.files if name in by_name]
+        if not chosen:
+            return []
+        pool = list(by_name.values())
+        if store is None:
+            lookup = VersionLookup(pool)
+        else:
+            pool += self._earlier(store, state, by_name)
+            lookup = VersionLookup(pool, replacers=store.replacing(), name_counts=store.name_counts)
+        now_s = self.clock()
+        today = time.strftime("%Y-%m-%d", time.localtime(now_s))
+
+        def shown_before(path: str) -> bool:
+            return state is not None and (path in state.surfaced or path in state.read_files)
+
+        return arrange(
+            chosen,
+            lookup,
+            shown_before=shown_before,
+            current=lambda header: not is_expired(header.expires, today),
+        )
 
     def recall(
         self,
@@ -259,22 +305,27 @@ class Recaller:
         if reason is not None:
             return RecallResult(skipped=reason)
         cap = limit or self.limit
-        selection, by_name = self._choose(query, recent_tools=recent_tools, state=state, limit=cap, headers=None)
+        choice = self._choose(query, recent_tools=recent_tools, state=state, limit=cap, headers=None)
+        selection = choice.selection
         now_ms = self.clock() * 1000
-        chosen = [by_name[name] for name in selection.files if name in by_name]
-        newer = _newer_beside(query, chosen, self._earlier(state, by_name), state)
         memories: list[SurfacedMemory] = []
-        for header in chosen:
+        unread: set[str] = set()
+        for item in self._arranged(choice, state):
+            header = item.header
             if state is not None and header.path in state.read_files:
                 continue
             surfaced = read_memory_for_surfacing(
                 header.path, file=header.filename, mtime_ms=header.mtime_ms, now_ms=now_ms, dated=self.dated_headers
             )
             if surfaced is None or not surfaced.content:
+                unread.add(header.path)
                 continue
-            if header.path in newer:
+            if item.newer is not None:
+                if item.newer.path in unread:
+                    continue  # its newer version could not be read: the older one is not shown alone
                 # A line of its own above the memory's header, never inside the memory's text.
-                surfaced = surfaced._replace(header=f"{newer_note(newer[header.path])}\n{surfaced.header}")
+                note = newer_note(item.newer, recorded=item.recorded, now_ms=now_ms)
+                surfaced = surfaced._replace(header=f"{note}\n{surfaced.header}")
             memories.append(surfaced)
             if len(memories) >= cap:
                 break
@@ -301,19 +352,3 @@ def _with_linked(
     from memdir.recall.linked import with_linked
 
     return with_linked(query, files, by_name, pool, limit=cap)
-
-
-def _newer_beside(
-    query: str, chosen: Sequence[MemoryHeader], pool: Sequence[MemoryHeader], state: RecallState | None
-) -> dict[str, MemoryHeader]:
-    """Which chosen memories have a newer one on their subject among those surfaced now or earlier
-    in the conversation: path -> that newer memory."""
-    if state is not None and state.surfaced:
-        earlier = [header for header in pool if header.path in state.surfaced]
-        shown = [*chosen, *earlier]
-    else:
-        shown = list(chosen)
-    if len(shown) < 2:
-        return {}
-    found = newer_on_subject(query, shown)
-    return {path: header for path, header in found.items() if any(path == c.path for c in chosen)}

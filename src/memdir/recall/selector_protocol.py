@@ -9,7 +9,7 @@ holds only the protocol and the request and answer types, so a new selector depe
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from memdir.model.memory_type import MemoryType
@@ -26,6 +26,7 @@ __all__ = [
     "StoreRequest",
     "StoreSelection",
     "StoreSelector",
+    "admitted_in_order",
     "is_tool_manual",
     "unexpired",
 ]
@@ -114,6 +115,11 @@ class RankingSelector(Selector, Protocol):
 
 
 _CAUTION = LazyPattern(r"\b(warn|warning|gotcha|careful|caution|never|avoid|bug|broken|pitfall|don't|do not)\b", re.I)
+
+
+def admitted_in_order(ranked: Sequence[tuple[MemoryHeader, float]], admitted: Collection[str]) -> list[MemoryHeader]:
+    """The memories of ``ranked`` whose paths cleared a selector's floor (``admitted``), in order."""
+    return [header for header, _ in ranked if header.path in admitted]
 
 
 def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:

@@ -392,29 +392,6 @@ class StoredPostings:
         df = self._df.get(term, 0)
         return math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)) if df else 0.0
 
-    def rare_words(self, terms: Iterable[str], most: int) -> frozenset[str]:
-        """The ``terms`` that at least one and at most ``most`` memories hold, from the size of their
-        postings (one row id a memory), so that no posting is decoded: what
-        :mod:`memdir.recall.successors` reads."""
-        wanted = sorted(set(terms))
-        if not wanted:
-            return frozenset()
-
-        def count(conn: sqlite3.Connection) -> dict[str, int]:
-            found: dict[str, int] = {}
-            # In batches: a memory's first 30 lines can hold more words than SQLite takes parameters.
-            for start in range(0, len(wanted), _TERMS_PER_QUERY):
-                batch = wanted[start : start + _TERMS_PER_QUERY]
-                marks = ",".join("?" * len(batch))
-                rows = conn.execute(
-                    f"SELECT term, SUM(LENGTH(docs)) FROM lex_postings WHERE term IN ({marks}) GROUP BY term", batch
-                )
-                found.update((term, int(size) // _ID_BYTES) for term, size in rows)
-            return found
-
-        found: dict[str, int] = self.host.transact(count)
-        return frozenset(term for term, held in found.items() if 0 < held <= most)
-
     def terms_of(self, path: str) -> Mapping[str, float]:
         """Which of the last query's terms a memory among the last :meth:`best` answer holds, with
         their frequencies: looked up in the postings already read, so no analysis is decoded."""

@@ -1,11 +1,11 @@
-"""The words of a memory that the time-aware stages match against, tokenised once per file state."""
+"""The words of a memory's description, tokenised once per file state (the learned ordering reads them)."""
 
 from __future__ import annotations
 
 from memdir.model.analysis import tokenize
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["memory_words", "subject_terms"]
+__all__ = ["subject_terms"]
 
 _CACHE_LIMIT = 4096
 _terms: dict[tuple[str, str, float, int], frozenset[str]] = {}
@@ -15,13 +15,6 @@ def subject_terms(header: MemoryHeader) -> frozenset[str]:
     """The words of a memory's description (its name when it has none): the line written to say
     what a memory is about (the learned ordering's "described" feature)."""
     return _cached_words("subject", header, header.description or header.name or "")
-
-
-def memory_words(header: MemoryHeader) -> frozenset[str]:
-    """The words of a memory's name, description and body preview: what the stage matches the
-    question against, so that a fact stated in the body (a short or cut description) counts."""
-    text = "\n".join(part for part in (header.name, header.description, header.preview) if part)
-    return _cached_words("memory", header, text)
 
 
 def _cached_words(kind: str, header: MemoryHeader, text: str) -> frozenset[str]:

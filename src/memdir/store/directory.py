@@ -290,11 +290,14 @@ class MemoryDir:
         force: bool = False,
         title: str | None = None,
         index: bool = True,
+        check: Callable[[str], None] | None = None,
     ) -> SaveResult:
         """Write a topic file and add or replace its index line, as one locked step.
 
         Refuses to overwrite an existing file unless ``force``; refuses a memory without a name
-        or description, because recall cannot find what it cannot describe.
+        or description, because recall cannot find what it cannot describe. ``check`` is called
+        under the lock with the path about to be written, before anything is, and may raise to
+        refuse the save (a writer's test against the store, which another writer cannot race).
         """
         from memdir.model.index import IndexEntry, upsert_entry
 
@@ -325,6 +328,8 @@ class MemoryDir:
                     f"{rel} already exists in {self.root}; pass force to replace it or choose another file name",
                     path=path,
                 )
+            if check is not None:
+                check(path)
             entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
             refused: str | None = None
             edit: tuple[str, str] | None = None

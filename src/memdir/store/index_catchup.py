@@ -33,7 +33,10 @@ from memdir.store.scan import LOGS_DIRNAME, MemoryHeader, entry_stat, iter_memor
 __all__ = ["CatchUp", "signature_of", "stat_signature"]
 
 _T = TypeVar("_T")
-_HEADER_COLUMNS = "id, file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires"
+_HEADER_COLUMNS = (
+    "id, file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires, replaces, "
+    "distinct_from"
+)
 
 
 def signature_of(stats: Iterable[tuple[str, os.stat_result]]) -> str:
@@ -223,6 +226,24 @@ class CatchUp(ABC):
         sql = f"SELECT {_HEADER_COLUMNS} FROM memories ORDER BY mtime_ns DESC, file LIMIT ?"
         rows = self._run(lambda conn: conn.execute(sql, (count,)).fetchall())
         return [self._row_header(row[1:]) for row in rows]
+
+    def replacing(self) -> list[MemoryHeader]:
+        """The memories whose frontmatter records that they replace others (``replaces:``): few in
+        any store, so recall finds a replaced memory's replacement without reading the rest."""
+        sql = f"SELECT {_HEADER_COLUMNS} FROM memories WHERE replaces != ''"
+        rows = self._run(lambda conn: conn.execute(sql).fetchall())
+        return [self._row_header(row[1:]) for row in rows]
+
+    def name_counts(self, names: Sequence[str]) -> dict[str, int]:
+        """How many memories hold each of ``names`` (ASCII case and outer spaces aside): a name
+        many memories hold is a category, not one fact (:mod:`memdir.recall.versions`)."""
+        wanted = list(dict.fromkeys(names))
+
+        def count(conn: sqlite3.Connection) -> dict[str, int]:
+            sql = "SELECT COUNT(*) FROM memories WHERE trim(name) = trim(?) COLLATE NOCASE"
+            return {name: int(conn.execute(sql, (name,)).fetchone()[0]) for name in wanted}
+
+        return self._run(count)
 
     def count(self) -> int:
         """How many memories the index holds (without loading them)."""

@@ -51,7 +51,9 @@ __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", 
 # frontmatter's modified: time and expires: date; 6: each file's inode (a file replaced by a rename
 # gets a new one), an index on mtime for the newest memories, and the stored lexical postings;
 # 7: each memory's frontmatter text beside its body, so a store can read values without the files.
-SCHEMA_VERSION = "7"
+# 8: headers keep the memories a frontmatter's replaces: and distinct-from: name, and names are
+# indexed (to count them).
+SCHEMA_VERSION = "8"
 # Up to this many memories a fresh process checks every file's stat (a few milliseconds); above
 # it, only the directories' mtimes and, in a changed directory, the names and inodes it lists.
 SMALL_STORE = 5000
@@ -65,7 +67,9 @@ _FRONTMATTER = LazyPattern(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _T = TypeVar("_T")
 _STAMPS = "SELECT id, file, mtime_ns, size FROM memories"
-_HEADER_COLUMNS = "file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires"
+_HEADER_COLUMNS = (
+    "file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires, replaces, distinct_from"
+)
 _BUMP_GENERATION = (
     "INSERT INTO meta VALUES ('generation', '1') "
     "ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
@@ -84,6 +88,8 @@ CREATE TABLE IF NOT EXISTS memories(
     nested_type INTEGER NOT NULL DEFAULT 0,
     modified_ms REAL,
     expires TEXT,
+    replaces TEXT NOT NULL DEFAULT '',
+    distinct_from TEXT NOT NULL DEFAULT '',
     preview TEXT NOT NULL,
     body TEXT NOT NULL,
     hash TEXT NOT NULL,
@@ -91,6 +97,7 @@ CREATE TABLE IF NOT EXISTS memories(
     front TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS memories_newest ON memories(mtime_ns);
+CREATE INDEX IF NOT EXISTS memories_name ON memories(trim(name) COLLATE NOCASE);
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
 CREATE TABLE IF NOT EXISTS analyses(
     path TEXT NOT NULL,
@@ -269,9 +276,10 @@ class MemoryIndex(CatchUp, RankerCaches):
 
     def _row_header(self, row: Sequence[Any]) -> MemoryHeader:
         """A header from ``file, mtime_ns, size, name, description, type, nested_type, preview,
-        modified_ms, expires`` (the last two may be left off)."""
+        modified_ms, expires, replaces, distinct`` (the last four may be left off; a relation is its
+        targets one per line)."""
         file, mtime_ns, size, name, description, kind, nested, preview = row[:8]
-        modified, expires = (row[8], row[9]) if len(row) > 8 else (None, None)
+        modified, expires, replaces, distinct = row[8:12] if len(row) > 8 else (None, None, "", "")
         return MemoryHeader(
             filename=file,
             path=os.path.join(self.root, file),
@@ -284,6 +292,8 @@ class MemoryIndex(CatchUp, RankerCaches):
             nested_type=bool(nested),
             modified_ms=modified,
             expires=expires,
+            replaces=tuple(replaces.split("\n")) if replaces else (),
+            distinct=tuple(distinct.split("\n")) if distinct else (),
         )
 
     def _load_stamps(self, conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
@@ -317,6 +327,8 @@ class MemoryIndex(CatchUp, RankerCaches):
             int(header.nested_type),
             header.modified_ms,
             header.expires,
+            "\n".join(header.replaces),
+            "\n".join(header.distinct),
             header.preview,
             body,
             digest,
@@ -328,14 +340,16 @@ class MemoryIndex(CatchUp, RankerCaches):
             rowid = stamps[rel][0]
             conn.execute(
                 "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
-                "modified_ms=?, expires=?, preview=?, body=?, hash=?, ino=?, front=? WHERE id=?",
+                "modified_ms=?, expires=?, replaces=?, distinct_from=?, preview=?, body=?, hash=?, ino=?, front=? "
+                "WHERE id=?",
                 (*values, rowid),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
         else:
             cursor = conn.execute(
                 "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, modified_ms, "
-                "expires, preview, body, hash, ino, front) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "expires, replaces, distinct_from, preview, body, hash, ino, front) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (rel, *values),
             )
             rowid = int(cursor.lastrowid or 0)

@@ -16,6 +16,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.memory import Memory
 from memdir.store.directory import MemoryDir
 from memdir.store.links import LinkResolver, find_links, link_key, rewrite_links
+from memdir.store.relations import repoint_relations
 
 __all__ = ["MergeResult", "merge_memories", "relink"]
 
@@ -69,5 +70,8 @@ def merge_memories(directory: MemoryDir, keep: str, absorb: str) -> MergeResult:
     # A key that still names another memory (a name the kept one shares, say) is left alone.
     keys = {key for key in keys if (found := resolver.resolve(key)) is None or found.path == gone.path}
     relinked = relink(directory, keys, _link_name(kept.file, first), skip=frozenset({gone.file}))
+    # "X replaces the absorbed one" now means X replaces the merged one; the merged one's own
+    # relation to what it absorbed goes.
+    repoint_relations(directory, keys, kept.file, skip=frozenset({gone.file}))
     directory.delete(gone.file)
     return MergeResult(kept=kept.file, removed=gone.file, relinked=tuple(relinked))

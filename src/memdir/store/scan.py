@@ -21,6 +21,7 @@ from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.frontmatter import normalize_newlines, parse_frontmatter
 from memdir.model.memory_type import FrontmatterLayout, MemoryType, parse_memory_type, type_from_frontmatter
+from memdir.model.relations import DISTINCT_KEY, REPLACES_KEY, relation_targets
 from memdir.model.timefields import expiry_date, modified_ms
 from memdir.paths import djb2, sanitize_path
 from memdir.store.files import atomic_write, open_regular
@@ -48,7 +49,7 @@ MAX_MEMORY_FILES = 200
 _HEADER_BYTES = 64 * 1024
 # Bump when read_header gives another result for the same bytes: headers kept in files by an
 # earlier version are then read again.
-HEADER_FORMAT = 2
+HEADER_FORMAT = 3
 
 
 class MemoryHeader(NamedTuple):
@@ -65,6 +66,8 @@ class MemoryHeader(NamedTuple):
     nested_type: bool = False  # the type was read from ``metadata.type`` (the 2.1.330 layout)
     modified_ms: float | None = None  # the frontmatter's ``modified:`` time, when it has one
     expires: str | None = None  # the frontmatter's ``expires:`` date (YYYY-MM-DD), when it has one
+    replaces: tuple[str, ...] = ()  # the memories its ``replaces:`` names (:mod:`memdir.model.relations`)
+    distinct: tuple[str, ...] = ()  # the memories its ``distinct-from:`` names: decided to be other facts
 
     @property
     def time_ms(self) -> float:
@@ -172,6 +175,8 @@ def read_header(path: str, *, filename: str, mtime_ms: float, size: int) -> Memo
         nested_type=layout is FrontmatterLayout.NESTED,
         modified_ms=modified_ms(frontmatter),
         expires=expiry_date(frontmatter),
+        replaces=relation_targets(frontmatter, REPLACES_KEY),
+        distinct=relation_targets(frontmatter, DISTINCT_KEY),
     )
 
 
@@ -187,10 +192,12 @@ def cache_file_path(memory_dir: str, home: str, kind: str) -> str:
 
 def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | None:
     """One stored ``[mtime_ns, size, filename, description, type, name, preview, nested_type,
-    modified_ms, expires]``."""
-    if not isinstance(entry, list) or len(entry) != 10:
+    modified_ms, expires, replaces, distinct]``."""
+    if not isinstance(entry, list) or len(entry) != 12:
         return None
-    mtime_ns, size, filename, description, raw_type, name, preview, nested, modified, expires = entry
+    mtime_ns, size, filename, description, raw_type, name, preview, nested, modified, expires, replaces, distinct = (
+        entry
+    )
     if not (
         type(mtime_ns) is int
         and type(size) is int
@@ -202,6 +209,9 @@ def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | 
         and isinstance(nested, bool)
         and isinstance(modified, float | int | None)
         and isinstance(expires, str | None)
+        and isinstance(replaces, list)
+        and isinstance(distinct, list)
+        and all(isinstance(target, str) for target in (*replaces, *distinct))
     ):
         return None
     try:
@@ -210,7 +220,18 @@ def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | 
         return None
     stamp = float(modified) if modified is not None else None
     header = MemoryHeader(
-        filename, path, mtime_ns / 1e6, size, description, memory_type, name, preview, nested, stamp, expires
+        filename,
+        path,
+        mtime_ns / 1e6,
+        size,
+        description,
+        memory_type,
+        name,
+        preview,
+        nested,
+        stamp,
+        expires,
+        tuple(replaces),
     )
     return mtime_ns, size, header
 
@@ -219,7 +240,7 @@ def _entry(mtime_ns: int, size: int, header: MemoryHeader) -> list[object]:
     kind = header.type.value if header.type is not None else None
     return [
         *(mtime_ns, size, header.filename, header.description, kind, header.name, header.preview),
-        *(header.nested_type, header.modified_ms, header.expires),
+        *(header.nested_type, header.modified_ms, header.expires, list(header.replaces), list(header.distinct)),
     ]
 
 

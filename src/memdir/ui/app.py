@@ -3,7 +3,8 @@
 Every page is rendered on the server from the same library calls the CLI makes: the list is the
 store's scan, search is the offline lexical ranking, "what would be recalled" is the project's
 own recaller, saving is :meth:`MemoryDir.save` (so the lock, containment, the team secret guard
-and the ``MEMORY.md`` line all hold), and the doctor page is :func:`memdir.doctor.check_memory_dir`.
+and the ``MEMORY.md`` line all hold), and the doctor page is :func:`memdir.doctor.check_memory_dir`
+with the pairs doctor proposes (:func:`memdir.recall.hygiene.proposals`), each answered by a button.
 Store work runs in a worker thread under one lock, because the ranker's index is not shared
 between threads. Every expected failure is a page that names it, never a 500.
 """
@@ -17,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -31,14 +33,21 @@ from memdir.loaded_index import ClaudeCodeLoad, claude_code_load
 from memdir.model.frontmatter import render_scalar
 from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
+from memdir.model.relations import DISTINCT_KEY, REPLACES_KEY
+from memdir.recall.hygiene import Proposal, proposals
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller, RecallState
-from memdir.recall.similar import Near, near_memories
+from memdir.recall.selector_protocol import Selector
+from memdir.recall.similar import Near, near_memories, save_unless_identical
+from memdir.recall.surfacing import memory_age
 from memdir.store.directory import MemoryDir
 from memdir.store.history_records import history_path
 from memdir.store.history_watch import record_external
+from memdir.store.lookup import find_memory
+from memdir.store.merge import merge_memories
 from memdir.store.names import default_filename
 from memdir.store.provenance import acting_as
+from memdir.store.relations import relate
 from memdir.store.review import open_review
 from memdir.store.scan import MemoryHeader
 from memdir.team.local import read_local_team_memory
@@ -56,6 +65,8 @@ from memdir.ui.web_handlers import WebError, error_handlers, static_route, statu
 __all__ = ["UiServices", "WebView", "create_ui_app"]
 
 T = TypeVar("T")
+# The answers a person gives a pair doctor proposes (memdir.recall.hygiene.Proposal.answers).
+DECISIONS = ("merge", "replaces", "different")
 
 
 @dataclass
@@ -66,6 +77,7 @@ class UiServices:
     memory_dir: MemoryDir
     recaller: Recaller
     ranker: LexicalSelector  # search over every memory
+    writer_ranker: Callable[[], Selector]  # what a new memory is checked against (memdir.recall.similar)
     team_status: Callable[[], TeamStatus] | None = None  # None: no team server configured
     clock: Callable[[], float] = time.time
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -105,6 +117,7 @@ class WebView:
             Route("/doctor", self.doctor, methods=["GET"]),
             Route("/doctor", self.doctor_fix, methods=["POST"]),
             Route("/instructions", self.instructions),
+            Route("/doctor/decide", self.doctor_decide, methods=["POST"]),
             Route("/team", self.team),
             *conflicts.routes(),
             static_route(),
@@ -179,7 +192,14 @@ class WebView:
     # -- one memory --------------------------------------------------------------------------
     def editor(self, request: Request, status: int = 200, **context: Any) -> Response:
         defaults: dict[str, Any] = {"message": None, "error": False, "near": [], "panel": None, "warning": None}
-        return self.render(request, "memory.html", status, types=MEMORY_TYPES, **{**defaults, **context})
+        return self.render(
+            request, "memory.html", status, types=MEMORY_TYPES, age=self._age(), **{**defaults, **context}
+        )
+
+    def _age(self) -> Callable[[MemoryHeader], str]:
+        """How long ago a memory was saved, as the pages say it ("3 days ago")."""
+        now_ms = self.services.clock() * 1000
+        return lambda header: memory_age(header.time_ms, now_ms)
 
     def not_saved(
         self, request: Request, status: int, message: str, *, file: str, memory: Memory, new: bool, **context: Any
@@ -265,25 +285,32 @@ class WebView:
             return self.not_saved(request, 400, message, file=typed, memory=memory, new=True)
         file = typed.strip() or default_filename(memory.type, memory.name or "")
         md = self.md
+        ranker = self.services.writer_ranker
         if form.get("force") != "1":
 
             def find_near() -> list[Near]:
                 md.resolve(file)  # a file name the save would refuse is refused there, with its own message
-                return near_memories(md.headers(), memory.name, memory.description, memory.body)
+                return near_memories(md, memory, ranker=ranker())
 
             try:
                 near = await self.work(find_near)
             except MemdirError:
                 near = []
             if near:
+                # A person decides: the memories that may already say it, with their dates, and a
+                # second press of Create to save this one beside them.
                 message = (
-                    "Not saved: a memory already says nearly the same. Open it and update it, "
-                    "or press Create again to save this one anyway."
+                    "Not saved yet: these memories may already say it. Open one and update it, "
+                    "or press Create again to save this one as a new memory."
                 )
                 headers = [n.header for n in near]
                 return self.not_saved(request, 409, message, file=typed, memory=memory, new=True, near=headers)
         try:
-            result = await self.work(lambda: md.save(memory, file=file))
+            result, _ = await self.work(
+                lambda: save_unless_identical(
+                    md, memory, file=file, allow_identical=form.get("force") == "1", ranker=ranker()
+                )
+            )
         except MemdirError as exc:
             message = f"Not saved: {exc.message}"
             return self.not_saved(request, status_of(exc), message, file=typed, memory=memory, new=True)
@@ -318,13 +345,30 @@ class WebView:
         return self.render(request, "recall.html", title="What would be recalled", message=message, result=result)
 
     async def doctor(self, request: Request) -> Response:
-        report, loaded = await self.work(lambda: self.checked(fix=False))
-        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=None, loaded=loaded)
+        report, loaded, pairs = await self.work(lambda: (*self.checked(fix=False), proposals(self.md.headers())))
+        decided = request.query_params.get("decided", "")
+        return self._doctor_page(request, report, loaded, pairs, fixed=None, decided=decided)
+
+    def _doctor_page(
+        self,
+        request: Request,
+        report: DoctorReport,
+        loaded: ClaudeCodeLoad,
+        pairs: list[Proposal],
+        *,
+        fixed: Any,
+        decided: str,
+    ) -> Response:
+        # A pair's note is shown as the pair itself, with its buttons.
+        notes = [note for note in report.notes if note.rule not in ("identical", "same-subject")]
+        context = {"report": report, "loaded": loaded, "pairs": pairs, "notes": notes, "fixed": fixed}
+        context.update(decided=decided, age=self._age())
+        return self.render(request, "doctor.html", title="Doctor", **context)
 
     async def doctor_fix(self, request: Request) -> Response:
         await self.form_of(request)
-        report, loaded = await self.work(lambda: self.checked(fix=True))
-        return self.render(request, "doctor.html", title="Doctor", report=report, fixed=report.fixed, loaded=loaded)
+        report, loaded, pairs = await self.work(lambda: (*self.checked(fix=True), proposals(self.md.headers())))
+        return self._doctor_page(request, report, loaded, pairs, fixed=report.fixed, decided="")
 
     def checked(self, *, fix: bool) -> tuple[DoctorReport, ClaudeCodeLoad]:
         """The doctor's report, measured as the Claude Code release does, and what that release
@@ -352,6 +396,27 @@ class WebView:
             ("Gemini CLI", [(f.scope, f.path, f.chars, f.reason) for f in others if f.agent == "gemini"]),
         ]
         return self.render(request, "instructions.html", title="Instructions", groups=groups)
+
+    async def doctor_decide(self, request: Request) -> Response:
+        """A person's answer to a pair doctor proposed: merge them, the newer replaces the older, or
+        they are different facts (never proposed again)."""
+        form = await self.form_of(request)
+        answer, older, newer = form.get("answer", ""), form.get("older", ""), form.get("newer", "")
+        if answer not in DECISIONS or not older or not newer:
+            raise WebError(400, "choose merge, replaces or different for two memories", rule="decision")
+        md = self.md
+
+        def decide() -> str:
+            keep, other = find_memory(md, newer), find_memory(md, older)
+            if answer == "merge":
+                merge_memories(md, keep, other)
+                return f"merged {other} into {keep}"
+            key = REPLACES_KEY if answer == "replaces" else DISTINCT_KEY
+            relate(md, keep, key, other)
+            return f"recorded: {keep} {key} {other}"
+
+        done = await self.work(decide)
+        return RedirectResponse(f"/doctor?{urlencode({'decided': done})}", status_code=303)
 
     async def team(self, request: Request) -> Response:
         services, md = self.services, self.md

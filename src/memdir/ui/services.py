@@ -37,5 +37,10 @@ def build_services(
     # Search shares the recall selector only when both rank the same memories.
     ranker = selector if browse is session and isinstance(selector, LexicalSelector) else browse.lexical_ranker()
     return UiServices(
-        config=config, memory_dir=browse.memory_dir, recaller=recaller, ranker=ranker, team_status=team_status
+        config=config,
+        memory_dir=browse.memory_dir,
+        recaller=recaller,
+        ranker=ranker,
+        writer_ranker=browse.writer_ranker,
+        team_status=team_status,
     )

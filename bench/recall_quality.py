@@ -264,8 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--selectors",
         default="lexical,embedding,hybrid,oracle",
-        help="oracle: the ceiling; lexical-index: the lexical ranking read from the derived index; "
-        "hybrid-score, lexical-bm25: the hand-set rankings the learned ones replaced (bench/train_ranker.py)",
+        help="oracle: the ceiling; lexical-index: the lexical ranking read from the derived index",
     )
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS / "recall_quality.json")
@@ -298,12 +297,6 @@ def main(argv: list[str] | None = None) -> int:
                 selector: Any = None
                 if name == "lexical-index":
                     selector = ThroughIndex(index)
-                elif name == "hybrid-score":
-                    selector = build_selector("hybrid", SelectorInputs(vectors=index))
-                    selector.fusion = "score"
-                elif name == "lexical-bm25":
-                    selector = build_selector("lexical", SelectorInputs(vectors=index))
-                    selector.learned = False
                 elif name != "oracle":
                     selector = build_selector(name, SelectorInputs(vectors=index))
                 split = "tuned" if conv.get("sample_id") in TUNED else "held-out"

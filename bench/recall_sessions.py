@@ -12,7 +12,11 @@ language's stores:
   (the current one surfaced, ahead of every surfaced stale version);
 - ``recorded ok``, on updated facts whose current memory records ``replaces:``: the current one
   surfaced ahead of every surfaced stale version, and each surfaced stale version either labelled
-  (its header names the current memory's path or says "replaced") or left out;
+  (its header names the current memory's path or says "replaced") or left out; ``when shown``: of
+  those questions, the ones where recall surfaced some version of the fact (a miss there is a
+  relation ignored, not a relevance miss); ``recorded pair ok``: of the surfaced memories a recorded
+  ``replaces:`` names, the share surfaced after the memory that replaces it or labelled as replaced
+  (an older version that no relation names is judged by ``current first`` alone);
 - ``note right``: of surfaced memories whose header, above its ``Memory`` line, names another
   memory file, the share where that file truly is a newer version of the same fact (with the count);
 - ``off-topic silent``: questions about nothing in the store surface nothing;
@@ -56,6 +60,8 @@ METRICS = (
     "stale alone",
     "current first",
     "recorded ok",
+    "recorded ok when shown",
+    "recorded pair ok",
     "note right",
     "off-topic silent",
 )
@@ -127,6 +133,13 @@ def _judge_updated(
     if question.current_records:
         labelled = all(current_path in shown.headers[s] or "replaced" in shown.headers[s].lower() for s in stale)
         tally.count("recorded ok", first and labelled, miss, keep)
+        if current is not None or stale:
+            tally.count("recorded ok when shown", first and labelled, miss, keep)
+    for newer, older in question.recorded:
+        if older in order:
+            shown_first = newer in order and order[newer] < order[older]
+            said = current_path in shown.headers[order[older]] or "replaced" in shown.headers[order[older]].lower()
+            tally.count("recorded pair ok", shown_first and said, miss, keep)
 
 
 def _ask(

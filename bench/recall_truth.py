@@ -236,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set", choices=("grid", "conversations"), default="grid", help="which stores (bench/truth_conversations.py)"
     )
     parser.add_argument("--recorded", action="store_true", help="each newer version records replaces: (see above)")
+    parser.add_argument("--no-writers", action="store_true", help="leave out what writers are shown (faster)")
     args = parser.parse_args(argv)
     selectors = [name for name in args.selectors.split(",") if name]
     results: dict[str, dict[str, dict[str, float]]] = {}
@@ -248,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             for clock in CLOCKS:
                 root = Path(tmp) / f"{language}-{clock}"
                 store, files = build_store(truth, root, clock, recorded=args.recorded)
-                if clock == "mtime":
+                if clock == "mtime" and not args.no_writers:
                     detection[language] = duplicate_detection(truth, store, files)
                 for name in selectors:
                     index = MemoryIndex(store.root, str(Path(tmp) / f"{language}-{clock}-{name}.sqlite3"))

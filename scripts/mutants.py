@@ -113,10 +113,10 @@ MUTANTS = (
     ),
     Mutant(
         "identical-floor",
-        "a write is refused when it shares half its words with a memory",
+        "a write is refused when it shares most of its words with a memory",
         "src/memdir/recall/similar.py",
-        "IDENTICAL_FLOOR = 0.9\n",
-        "IDENTICAL_FLOOR = 0.5\n",
+        "IDENTICAL_FLOOR = 1.0\n",
+        "IDENTICAL_FLOOR = 0.7\n",
         (WRITES, SIMILAR),
     ),
     Mutant(

@@ -1,4 +1,4 @@
-"""Time-aware ranking, the note beside a stale memory, expiry, and the ranking's own parameters."""
+"""Relevance keeps an old rule in its place, expiry, and the ranking's own parameters."""
 
 import os
 import time
@@ -103,17 +103,14 @@ class FixedSimilarity:
 
 
 def test_the_hand_set_hybrid_weighs_the_lexical_score_twice_the_embedding_lift(tmp_path):
-    """Pins the score fusion's weights (lexical 1.0, embedding 0.5): swapped, the paraphrase wins.
-    (The default, learned fusion is pinned in test_learned.py.)"""
+    """Pins the score fusion's weights (lexical 1.0, embedding 0.5): swapped, the paraphrase wins."""
     store = MemoryDir(tmp_path / "mem")
     save(store, "exact.md", "Rotate the staging TLS certificates with certbot renew", days_ago=3)
     save(store, "paraphrase.md", "Renewing HTTPS certs on staging: run the renewal job", days_ago=3)
     save(store, "far.md", "The search service stores its data in PostgreSQL 16", days_ago=3)
     cosines = {"exact.md": 0.80, "paraphrase.md": 0.95, "far.md": 0.10}
     query = "how do I rotate the staging TLS certificates?"
-    default = HybridSelector(embedding=FixedSimilarity(cosines), fusion="score")
+    default = HybridSelector(embedding=FixedSimilarity(cosines))
     assert next(h.filename for h, _ in default.rank(query, store.headers())) == "exact.md"
-    swapped = HybridSelector(
-        embedding=FixedSimilarity(cosines), lexical_weight=0.5, embedding_weight=1.0, fusion="score"
-    )
+    swapped = HybridSelector(embedding=FixedSimilarity(cosines), lexical_weight=0.5, embedding_weight=1.0)
     assert next(h.filename for h, _ in swapped.rank(query, store.headers())) == "paraphrase.md"

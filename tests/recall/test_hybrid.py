@@ -93,10 +93,3 @@ def test_score_fusion_prefers_a_memory_both_rankers_like_to_one_only_the_embeddi
     ranker = TableRanker({"lake.md": 0.62, "trip.md": 0.6, "other.md": 0.1})
     by_score = HybridSelector(embedding=ranker).rank("camping trip with the kids at the lake", headers)
     assert by_score[0][0].filename == "trip.md"
-    by_rank = HybridSelector(embedding=ranker, fusion="rank").rank("camping trip with the kids at the lake", headers)
-    assert {h.filename for h, _ in by_rank} == {"trip.md", "lake.md", "other.md"}
-
-
-def test_an_unknown_fusion_is_refused():
-    with pytest.raises(ConfigError, match="fusion"):
-        HybridSelector(fusion="average")

@@ -2,17 +2,15 @@
 
 Lexical ranking is exact about names, numbers and rare words; an embedding catches paraphrase.
 The hybrid adds the two scores after putting each on a scale of its own store: the BM25 score
-divided by the best one, plus half the cosine's lift over the store's mean similarity, divided by
-the best lift. Unlike reciprocal-rank fusion this keeps how far ahead a memory is, not just its
+divided by the best one, plus half the cosine's lift over the candidates' mean similarity, divided
+by the best lift. Unlike reciprocal-rank fusion this keeps how far ahead a memory is, not just its
 place: a memory that both rankers like, but neither puts first, beats one that only one ranker
-puts first. Reciprocal-rank fusion (``fusion="rank"``: each list contributes ``w / (k + rank)``)
-is still available. The default, ``fusion="learned"``, weighs the same two with whether a memory
-was written in the same sitting as the best match, by weights learned to rank on LoCoMo
-(:mod:`memdir.recall.learned`): on every conversation left out of its training it beat the
-hand-set weights (``fusion="score"``, 1 and 0.5, chosen on two LoCoMo conversations and checked on
-three others; docs/recall.md has the figures). A memory is surfaced only when
-one of the two rankers finds it relevant on its own terms (the lexical floor, or the similarity
-floor), so a query about nothing in the store still surfaces nothing.
+puts first. The weights (1 and 0.5) were chosen on two LoCoMo conversations and checked on three
+others; weights learned to rank, with whether a memory was written in the same sitting as the best
+match, did better on LoCoMo left one conversation out but not on a held-out set of coding sessions,
+and were removed (docs/recall.md has the figures). A memory is surfaced only when one of the two
+rankers finds it relevant on its own terms (the lexical floor, or the similarity floor), so a query
+about nothing in the store still surfaces nothing.
 
 The ``offline`` kind of :mod:`memdir.recall.registry` is this selector when the ``embed`` extra is
 installed and the lexical one otherwise, so every user gets the best ranking their installation can do.
@@ -21,14 +19,12 @@ installed and the lexical one otherwise, so every user gets the best ranking the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
-from memdir.errors import ConfigError
 from memdir.recall.embedding import (
     EmbeddingRanker,
     Similarities,
 )
-from memdir.recall.learned import LinearRanker, TermStats, load_ranker
-from memdir.recall.learned import Similar as _Similar
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
     RankingSelector,
@@ -45,8 +41,24 @@ from memdir.store.scan import MemoryHeader
 __all__ = ["HybridSelector"]
 
 
+class _Similar(Protocol):
+    """One query's similarities, over headers or the stored matrix (:mod:`memdir.recall.embedding`)."""
+
+    def __len__(self) -> int: ...
+
+    @property
+    def mean(self) -> float: ...
+
+    @property
+    def best(self) -> float: ...
+
+    def head(self, count: int) -> list[tuple[MemoryHeader, float]]: ...
+
+    def get(self, path: str) -> float | None: ...
+
+
 class HybridSelector:
-    """The lexical ranking fused with, when available, an embedding ranking (by score or by rank)."""
+    """The lexical ranking fused with, when available, an embedding ranking, by score."""
 
     name = "hybrid"
 
@@ -55,41 +67,42 @@ class HybridSelector:
         lexical: LexicalSelector | None = None,
         embedding: RankingSelector | None = None,
         *,
-        rrf_k: float = 20.0,
         lexical_weight: float = 1.0,
         embedding_weight: float = 0.5,
         embedding_depth: int = 100,
-        fusion: str = "learned",
     ) -> None:
-        if fusion not in ("score", "rank", "learned"):
-            raise ConfigError(f"unknown fusion {fusion!r}; choose 'score', 'rank' or 'learned'", rule="selector")
         self.lexical = lexical or LexicalSelector()
         self.embedding = embedding
-        self.rrf_k = rrf_k
         self.lexical_weight = lexical_weight
         self.embedding_weight = embedding_weight
         # Only the embedding ranker's head counts: its tail orders memories that share nothing with the query.
         self.embedding_depth = embedding_depth
-        self.fusion = fusion
 
     def _fuse(
-        self, query: str, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar, stats: TermStats
+        self, lexical: Sequence[tuple[MemoryHeader, float]], embedded: _Similar
     ) -> list[tuple[MemoryHeader, float]]:
-        if self.fusion != "rank":
-            # The hand-set fusion is the linear model of the two lifted scores with the set weights:
-            # BM25 over the best BM25, plus the cosine's lift over the store's mean over the best lift.
-            hand_set = LinearRanker("score", ("lexical", "embedding"), (self.lexical_weight, self.embedding_weight))
-            model = load_ranker("hybrid") if self.fusion == "learned" else hand_set
-            return model.rank(query, lexical, embedded, stats, depth=self.embedding_depth)
-        fused: dict[str, float] = {}
+        """The lexical matches and the embedding's best, each scored ``lexical_weight`` × its BM25
+        over the best BM25 plus ``embedding_weight`` × its cosine's lift over the mean, over the
+        best lift (a lexical match below the embedding's best still gets its lift)."""
+        top = max((score for _, score in lexical), default=0.0)
         by_path: dict[str, MemoryHeader] = {}
-        for weight, ranking in (
-            (self.lexical_weight, lexical),
-            (self.embedding_weight, embedded.head(self.embedding_depth)),
-        ):
-            for position, (header, _) in enumerate(ranking):
-                fused[header.path] = fused.get(header.path, 0.0) + weight / (self.rrf_k + position + 1)
+        fused: dict[str, float] = {}
+        for header, score in lexical:
+            if header.path not in fused:
                 by_path[header.path] = header
+                fused[header.path] = self.lexical_weight * (score / top if top > 0.0 else 0.0)
+        mean = embedded.mean if len(embedded) else 0.0
+        spread = embedded.best - mean if len(embedded) else 0.0
+        if spread > 0.0:
+            lifted: dict[str, float] = {}
+            for header, similarity in embedded.head(self.embedding_depth):
+                by_path.setdefault(header.path, header)
+                lifted[header.path] = (similarity - mean) / spread
+            for path in fused:
+                if path not in lifted and (cosine := embedded.get(path)) is not None:
+                    lifted[path] = (cosine - mean) / spread
+            for path, lift in lifted.items():
+                fused[path] = fused.get(path, 0.0) + self.embedding_weight * lift
         return _ordered(fused, by_path)
 
     def _embedded(self, query: str, candidates: Sequence[MemoryHeader]) -> Similarities | None:
@@ -100,22 +113,20 @@ class HybridSelector:
         return Similarities.from_ranking(self.embedding.rank(query, candidates))
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
-        """The fused ranking, best first; scores are the fused scores (or reciprocal ranks)."""
+        """The fused ranking, best first, with the fused scores."""
         lexical = self.lexical.scored(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
-        if embedded is None:
-            return self.lexical.ordered(query, lexical)
-        return self._fuse(query, lexical, embedded, self.lexical.index)
+        return lexical if embedded is None else self._fuse(lexical, embedded)
 
     def select(self, request: SelectionRequest) -> Selection:
         lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
-        ranked = self.lexical.ordered(request.query, lexical)
+        ranked = lexical
         embedded = self._embedded(request.query, request.candidates) if request.candidates else None
         if embedded is not None:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
-            ranked = self._fuse(request.query, lexical, embedded, self.lexical.index)
+            ranked = self._fuse(lexical, embedded)
         chosen = admitted_in_order(ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)
@@ -139,12 +150,12 @@ class HybridSelector:
         lexical = unexpired(lexical, request.now_s)
         postings = self.lexical.stored(request.store)
         relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query, postings)}
-        ranked = self.lexical.ordered(request.query, lexical, postings)
+        ranked = lexical
         embedded = None if ranker is None else ranker.store_scores(request.query, request.store, budget=request.budget)
         if embedded is not None and ranker is not None and postings is not None:
             embedded.exclude = request.exclude
             embedded.get_many(postings.row_ids())
-            ranked = unexpired(self._fuse(request.query, lexical, embedded, postings), request.now_s)
+            ranked = unexpired(self._fuse(lexical, embedded), request.now_s)
             relevant.update(embedded.paths_at_least(ranker.min_similarity))
         chosen = admitted_in_order(ranked, relevant)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memdir.model.analysis import is_pair, tokenize
-from memdir.recall.learned import load_ranker
 from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex
 from memdir.recall.selector_protocol import (
     Selection,
@@ -51,16 +50,8 @@ class _TermStats(Protocol):
 
 
 class LexicalSelector:
-    """BM25F ranking over name, description, type and the start of the body.
-
-    With ``feedback_docs`` > 0 the query is expanded once from the best matches (pseudo-relevance
-    feedback): the strongest terms of the top memories are added at ``feedback_weight``, which finds
-    memories that describe the same event in other words.
-
-    With ``learned`` (the default) the matches are ordered by the weights learned to rank
-    (:mod:`memdir.recall.learned`): BM25, and whether a memory was written in the same sitting as
-    the best match. The relevance floor still reads BM25 alone, so what can surface is the same.
-    """
+    """BM25F ranking over name, description, type and the start of the body, under a relevance
+    floor (docs/recall.md): what it ranks first is what BM25 scores highest."""
 
     name = "lexical"
 
@@ -73,11 +64,7 @@ class LexicalSelector:
         field_weights: Mapping[str, float] = FIELD_WEIGHTS,
         k1: float = 1.2,
         b: float = 0.75,
-        feedback_docs: int = 0,
-        feedback_terms: int = 8,
-        feedback_weight: float = 0.3,
         cache: AnalysisCache | None = None,
-        learned: bool = True,
     ) -> None:
         self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b, cache=cache)
         self.min_score = min_score
@@ -85,47 +72,14 @@ class LexicalSelector:
         # query; surfacing it costs context and attention for nothing.
         self.relative_floor = relative_floor
         self.min_coverage = min_coverage
-        self.feedback_docs = feedback_docs
-        self.feedback_terms = feedback_terms
-        self.feedback_weight = feedback_weight
-        self.learned = learned
         self._stored: StoredPostings | None = None
-
-    def _expanded(self, query: str, scores: dict[str, float]) -> dict[str, float]:
-        top = sorted(scores, key=lambda path: -scores[path])[: self.feedback_docs]
-        asked = set(tokenize(query))
-        weights: dict[str, float] = {}
-        for path in top:
-            terms = self.index.terms_of(path)
-            total = sum(terms.values()) or 1.0
-            for term, tf in terms.items():
-                if term not in asked:
-                    weights[term] = weights.get(term, 0.0) + tf / total * self.index.idf(term)
-        best = sorted(weights.items(), key=lambda item: -item[1])[: self.feedback_terms]
-        if not best:
-            return scores
-        peak = best[0][1]
-        extra = self.index.score({term: self.feedback_weight * weight / peak for term, weight in best})
-        merged = dict(scores)
-        for path, value in extra.items():
-            merged[path] = merged.get(path, 0.0) + value
-        return merged
 
     def rank(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
     ) -> list[tuple[MemoryHeader, float]]:
         """Every candidate that shares a term with the query, best first (ties: newest first); only
         the best ``limit`` when given, which spares sorting a long tail on large stores."""
-        return self.ordered(query, self.scored(query, candidates, limit=limit))
-
-    def ordered(
-        self, query: str, ranked: Sequence[tuple[MemoryHeader, float]], stats: _TermStats | None = None
-    ) -> list[tuple[MemoryHeader, float]]:
-        """The BM25 matches in the order recall gives them: by the learned weights when ``learned``
-        (scores then the model's), else as they are."""
-        if not self.learned or len(ranked) < 2:
-            return list(ranked)
-        return load_ranker("lexical").rank(query, ranked, None, self.index if stats is None else stats)
+        return self.scored(query, candidates, limit=limit)
 
     def scored(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
@@ -133,8 +87,6 @@ class LexicalSelector:
         """The BM25 ranking alone, before any ordering: what the hybrid fuses."""
         self.index.sync(candidates)
         scores = self.index.score(query)
-        if self.feedback_docs and scores:
-            scores = self._expanded(query, scores)
         by_path = self.index.headers
         if limit is not None and len(scores) > limit:
             best = heapq.nlargest(limit, scores, key=scores.__getitem__)
@@ -169,10 +121,10 @@ class LexicalSelector:
     # -- the whole store, ranked in the derived index ---------------------------------------------
     def stored(self, store: Any) -> StoredPostings | None:
         """The postings stored in ``store`` (a derived index) for this selector's ranking, or None
-        when they cannot stand for it (other field weights, BM25 parameters or query feedback)."""
+        when they cannot stand for it (other field weights or BM25 parameters)."""
         if (self.index.field_weights, self.index.k1, self.index.b) != (dict(FIELD_WEIGHTS), 1.2, 0.75):
             return None
-        if self.feedback_docs or not hasattr(store, "transact"):
+        if not hasattr(store, "transact"):
             return None
         if self._stored is None or self._stored.host is not store:
             from memdir.recall.stored_lexical import StoredPostings
@@ -200,8 +152,7 @@ class LexicalSelector:
             return None
         ranked = unexpired(ranked, request.now_s)
         admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
-        ordered = self.ordered(request.query, ranked, self._stored)
-        chosen = admitted_in_order(ordered, admitted)
+        chosen = admitted_in_order(ranked, admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
@@ -210,6 +161,6 @@ class LexicalSelector:
         depth = max(50, 10 * request.limit)
         ranked = self.scored(request.query, request.candidates, limit=depth)
         admitted = {header.path for header, _ in self.admit(ranked, request.query)}
-        chosen = admitted_in_order(self.ordered(request.query, ranked), admitted)
+        chosen = admitted_in_order(ranked, admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -277,6 +277,7 @@ def arrange(
     recorded = {path: bool(version and version[1]) for path, version in found.items()}
     shown: list[Shown] = []
     placed: set[str] = set()
+    was_chosen = {header.path for header in chosen}
     for header in chosen:
         if header.path in placed:
             continue
@@ -286,7 +287,9 @@ def arrange(
             key=lambda h: (-h.time_ms, h.filename),
         )
         placed.update(h.path for h in older)
-        if not current(head):
+        # A memory the selector chose is current (expired ones are never candidates); one brought
+        # in as the current version of what it chose may have expired.
+        if head.path not in was_chosen and not current(head):
             # An expired current version: a memory it records replacing is left out; by names, the
             # older ones stand on their own.
             shown += [Shown(member) for member in older if not recorded[member.path]]

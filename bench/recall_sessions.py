@@ -15,7 +15,8 @@ language's stores:
   (its header names the current memory's path or says "replaced") or left out; ``when shown``: of
   those questions, the ones where recall surfaced some version of the fact (a miss there is a
   relation ignored, not a relevance miss); ``recorded pair ok``: of the surfaced memories a recorded
-  ``replaces:`` names, the share surfaced after the memory that replaces it or labelled as replaced
+  ``replaces:`` names, the share surfaced after the memory that replaces it (or the current one,
+  at the end of a chain) and labelled as replaced
   (an older version that no relation names is judged by ``current first`` alone);
 - ``note right``: of surfaced memories whose header, above its ``Memory`` line, names another
   memory file, the share where that file truly is a newer version of the same fact (with the count);
@@ -137,7 +138,8 @@ def _judge_updated(
             tally.count("recorded ok when shown", first and labelled, miss, keep)
     for newer, older in question.recorded:
         if older in order:
-            shown_first = newer in order and order[newer] < order[older]
+            ahead = [order[f] for f in (newer, question.current or "") if f in order]  # it, or what replaced it
+            shown_first = bool(ahead) and min(ahead) < order[older]
             said = current_path in shown.headers[order[older]] or "replaced" in shown.headers[order[older]].lower()
             tally.count("recorded pair ok", shown_first and said, miss, keep)
 

@@ -144,7 +144,8 @@ def test_in_review_mode_every_agent_write_path_proposes_and_a_person_accepts(rev
     assert forgotten.structured_content["status"] == "proposed"
 
     tool = MemdirMemoryTool(config=review.config())
-    created = tool.call(BetaMemoryTool20250818CreateCommand(command="create", path="/memories/x.md", file_text=ROLE))
+    other = ROLE.replace("Leads payments", "Runs the billing team")  # a copy of user_role.md would be refused
+    created = tool.call(BetaMemoryTool20250818CreateCommand(command="create", path="/memories/x.md", file_text=other))
     assert "is a proposal" in str(created)
 
     agent = AgentMemory(MemorySession(review.config()), extract=False, by="pydantic-ai")

@@ -207,6 +207,7 @@ class MemoryCommands:
         with lock_directory(self.memory_dir.root, timeout=self.memory_dir.lock_timeout):
             if os.path.lexists(target.path):
                 raise CommandError(f"File {path} already exists")
+            self.memory_dir.check_write(target.rel)  # a refused write says so before anything else
             near = self._near(target.rel, file_text)
             self.memory_dir.write_text(target.rel, file_text)
             changed = self._upsert(target.rel)

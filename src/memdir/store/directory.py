@@ -254,6 +254,10 @@ class MemoryDir:
                 if ENTRYPOINT_NAME in names:
                     self._check_index_writable()
 
+    def check_write(self, file: str) -> None:
+        """Raise when this directory refuses any write to ``file`` (an agent's view of a store whose
+        agent writes are off): asked before work a refused write would waste or misreport."""
+
     def write_text(self, file: str, content: str) -> str:
         """Write any file inside the directory (used by sandboxed agent tools); returns its path.
 

@@ -244,6 +244,9 @@ class ProposalDir(MemoryDir):
     def recall_scan(self) -> list[MemoryHeader]:
         return self._base.recall_scan()
 
+    def check_write(self, file: str) -> None:
+        self._proposing(self.relative(self.resolve(file)))
+
     def _proposing(self, rel: str) -> Review:
         if self.refuse is not None or self.review is None:
             raise ConfigError(self.refuse or AGENT_WRITES_OFF, rule="agent-writes-off", path=rel)

@@ -80,6 +80,7 @@ COMMAND_MODULES: Mapping[str, str] = {
     "prompt": "inspect",
     "recall": "inspect",
     "reindex": "index",
+    "relate": "edit",
     "restore": "history",
     "review": "review",
     "rm": "memories",

@@ -79,10 +79,11 @@ def proposals(headers: Sequence[MemoryHeader]) -> list[Proposal]:
 def _proposal_note(proposal: Proposal) -> Note:
     merge, replaces, different = proposal.answers()
     older, newer = proposal.older, proposal.newer
+    # The note is the older memory's, and says so by its file; the message names the other one.
     if proposal.reason == "identical":
-        said = f"{older.filename} and {newer.filename} say the same nearly word for word"
+        said = f"says the same word for word as the newer {newer.filename}"
     else:
-        said = f"{older.filename} and the newer {newer.filename} may be versions of one subject (by their names)"
+        said = f"may be an older version of the newer {newer.filename} (their names say one subject)"
     message = f"{said}; decide: {merge} (one memory), {replaces} (keep both, the newer first), or {different}"
     return Note(older.filename, None, proposal.reason, message)
 

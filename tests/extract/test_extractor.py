@@ -335,7 +335,9 @@ def test_a_failing_result_callback_does_not_wedge_the_extractor(store):
     assert extractor.drain(timeout=WAIT) and extractor.cursor == "a2"
 
 
-def test_a_new_memory_is_saved_and_named_with_what_may_already_say_it(store):
+def write_beside_checkout_latency(store, description, body):
+    """A store holding "Checkout latency", and the tool answer to the agent's Write of a new memory
+    with ``description`` and ``body``: (the kept memory's path, the new file's path, the answer)."""
     existing = Memory(
         name="Checkout latency",
         description="Checkout API p95 response time is 950 ms",
@@ -344,30 +346,26 @@ def test_a_new_memory_is_saved_and_named_with_what_may_already_say_it(store):
     )
     kept = store.save(existing).path
     again = os.path.join(store.root, "project_checkout_speed.md")
-    text = memory_text("Checkout speed", "After the cache, checkout API p95 response time is 140 ms", "project", "")
-    write_call = {"name": "Write", "input": {"file_path": again, "content": text}}
+    write_call = {
+        "name": "Write",
+        "input": {"file_path": again, "content": memory_text("Checkout speed", description, "project", body)},
+    }
     model = ScriptedModel([{"tool_calls": [write_call]}, DONE])
-    result = Extractor(model, store).run_once([*turn(1, "checkout p95 is 140 ms now"), *turn(2)])
+    result = Extractor(model, store).run_once([*turn(1, "checkout p95"), *turn(2)])
+    assert result.ok
     (answer,) = model.requests[1].messages[-1].tool_results
-    assert not answer.is_error and os.path.exists(again) and result.ok
+    return kept, again, answer
+
+
+def test_a_new_memory_is_saved_and_named_with_what_may_already_say_it(store):
+    kept, again, answer = write_beside_checkout_latency(store, "After the cache, checkout API p95 is 140 ms", "")
+    assert not answer.is_error and os.path.exists(again)
     assert answer.content.startswith(f"Created {again}\nThese memories may already say what this file says:\n")
     assert f"- {kept} (saved today): Checkout API p95 response time is 950 ms" in answer.content
     assert "add `replaces: <that file's name>` to this file's frontmatter" in answer.content
 
 
 def test_a_new_memory_nearly_identical_to_one_is_refused(store):
-    existing = Memory(
-        name="Checkout latency",
-        description="Checkout API p95 response time is 950 ms",
-        type=MemoryType.PROJECT,
-        body="Load test.",
-    )
-    kept = store.save(existing).path
-    again = os.path.join(store.root, "project_checkout_speed.md")
-    text = memory_text("Checkout speed", "Checkout API p95 response time is 950 ms", "project", "Load test.")
-    write_call = {"name": "Write", "input": {"file_path": again, "content": text}}
-    model = ScriptedModel([{"tool_calls": [write_call]}, DONE])
-    Extractor(model, store).run_once([*turn(1, "checkout p95 is 950 ms"), *turn(2)])
-    (refusal,) = model.requests[1].messages[-1].tool_results
-    assert refusal.is_error and f"Not written: {kept} already says this nearly word for word" in refusal.content
+    kept, again, answer = write_beside_checkout_latency(store, "Checkout API p95 response time is 950 ms", "Load test.")
+    assert answer.is_error and f"Not written: {kept} already says this nearly word for word" in answer.content
     assert not os.path.exists(again)

@@ -52,7 +52,7 @@ __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", 
 # gets a new one), an index on mtime for the newest memories, and the stored lexical postings;
 # 7: each memory's frontmatter text beside its body, so a store can read values without the files.
 # 8: headers keep the memories a frontmatter's replaces: and distinct-from: name, and names are
-# indexed (to count them).
+# indexed (to count them), and so are the few memories that record replacing others.
 SCHEMA_VERSION = "8"
 # Up to this many memories a fresh process checks every file's stat (a few milliseconds); above
 # it, only the directories' mtimes and, in a changed directory, the names and inodes it lists.
@@ -98,6 +98,7 @@ CREATE TABLE IF NOT EXISTS memories(
 );
 CREATE INDEX IF NOT EXISTS memories_newest ON memories(mtime_ns);
 CREATE INDEX IF NOT EXISTS memories_name ON memories(trim(name) COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS memories_replacing ON memories(id) WHERE replaces != '';
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
 CREATE TABLE IF NOT EXISTS analyses(
     path TEXT NOT NULL,

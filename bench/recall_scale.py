@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memdir.integrations.hooks_install import hook_command_prefix
+from memdir.integrations.hooks.install import hook_command_prefix
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.manifest import format_manifest
 from memdir.recall.recaller import Recaller

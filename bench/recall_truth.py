@@ -194,7 +194,7 @@ def duplicate_detection(truth: TruthStore, store: MemoryDir, files: dict[str, st
     """What a writer saving the later memory of each labelled pair is shown: the earlier one among
     the memories that may say the same (BM25 over the rest of the store), or a refusal as nearly
     identical; per label."""
-    from memdir.recall.similar import near_memories
+    from memdir.writes.near import near_memories
 
     headers = {header.filename: header for header in store.headers()}
     counts: dict[str, list[float]] = {}

@@ -150,7 +150,7 @@ def measure_first(root: Path, tmp: Path, runs: int) -> dict[str, Any]:
 
 def measure_puts(root: Path, home: Path, puts: int) -> dict[str, Any]:
     os.environ.update(environment(home))
-    from memdir.integrations.langgraph import MemdirStore
+    from memdir.integrations.frameworks.langgraph import MemdirStore
 
     store = MemdirStore(memory_dir=str(root))
     tenth = max(puts // 10, 1)
@@ -168,7 +168,7 @@ def measure_puts(root: Path, home: Path, puts: int) -> dict[str, Any]:
 
 def measure_search(root: Path, home: Path, runs: int) -> dict[str, Any]:
     os.environ.update(environment(home))
-    from memdir.integrations.langgraph import MemdirStore
+    from memdir.integrations.frameworks.langgraph import MemdirStore
 
     def first() -> float:
         store = MemdirStore(memory_dir=str(root))

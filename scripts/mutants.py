@@ -114,7 +114,7 @@ MUTANTS = (
     Mutant(
         "identical-floor",
         "a write is refused when it shares most of its words with a memory",
-        "src/memdir/recall/similar.py",
+        "src/memdir/writes/near.py",
         "IDENTICAL_FLOOR = 1.0\n",
         "IDENTICAL_FLOOR = 0.7\n",
         (WRITES, SIMILAR),
@@ -122,7 +122,7 @@ MUTANTS = (
     Mutant(
         "numbers-left-out",
         "nearly identical is judged without the numbers",
-        "src/memdir/recall/similar.py",
+        "src/memdir/writes/near.py",
         "    return frozenset(tokenize(f\"{description or ''}\\n{body[:_BODY_CHARS]}\"))\n",
         "    return frozenset(t for t in tokenize(f\"{description or ''}\\n{body[:_BODY_CHARS]}\")"
         " if not t.isdigit())\n",

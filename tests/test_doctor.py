@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from memdir.doctor import check_memory_dir
+from memdir.doctor.checks import check_memory_dir
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.store.directory import MemoryDir

@@ -43,7 +43,9 @@ LAYERS = {
     "instructions": 3,
     "team": 3,
     "agents": 3,
-    "doctor": 3,
+    "doctor": 3,  # the checks of a directory's format, and what doctor tells and proposes about its contents
+    "tools": 3,  # the memory tools a model calls, over one memory directory
+    "writes": 3,  # what every write path shares above the store: the memories a writer is shown first
     "loaded_index": 3,  # what Claude Code loads of MEMORY.md
     "stranded": 3,  # stores no session loads, and moving their memories home
     "memory_stores": 3,
@@ -52,6 +54,7 @@ LAYERS = {
     # adapters: each turns one outside protocol into calls on the root
     "integrations": 5,
     "ui": 5,
+    "web": 5,  # the web stack the web view and the team server share
     "server": 5,
     "demo": 5,
     "cli": 5,
@@ -75,7 +78,7 @@ SERVER_MAY_IMPORT = (
     "memdir.model.markup",
     "memdir.model.printable",
     "memdir.errors",
-    "memdir.ui.web",
+    "memdir.web",
 )
 
 
@@ -148,6 +151,17 @@ def test_the_server_imports_only_the_team_protocol_and_secrets():
         for module in imports_of(path):
             if module.startswith("memdir."):
                 assert module.startswith(SERVER_MAY_IMPORT), f"{path} imports {module}"
+
+
+# The web stack serves the team server too, which never touches a memory directory.
+WEB_MAY_IMPORT = ("memdir.web", "memdir.errors", "memdir.team.protocol")
+
+
+def test_the_shared_web_stack_imports_only_the_errors_and_the_team_protocol():
+    for path in (SRC / "web").rglob("*.py"):
+        for module in imports_of(path):
+            if module.startswith("memdir."):
+                assert module.startswith(WEB_MAY_IMPORT), f"{path} imports {module}"
 
 
 def test_the_configuration_imports_no_feature_above_it():

@@ -13,7 +13,7 @@ def test_every_section_of_a_tool_set_has_its_text_and_the_note_above_is_not_sent
 
 
 def test_the_agent_tools_read_the_same_descriptions_in_every_framework():
-    from memdir.integrations.agent_memory import TOOL_DESCRIPTIONS
+    from memdir.integrations.frameworks.agent_memory import TOOL_DESCRIPTIONS
 
     assert list(TOOL_DESCRIPTIONS) == ["recall", "remember", "update", "forget"]
     assert TOOL_DESCRIPTIONS["forget"] == load_sections("agent_tools")["tool forget"]

@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 
 from memdir.cli import cli
 from memdir.config import resolve_config
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 from memdir.llm import FORBID_ENV_VAR
 
 NEWER = {"memdir": {"futureKey": 1, "agentWrites": "ask", "extractEveryTurn": 2}}

@@ -205,7 +205,7 @@ class MemorySession:
 
     def writer_ranker(self) -> Selector:
         """How a writer is shown the memories that may already say what it saves
-        (:mod:`memdir.recall.similar`): the lexical ranking, with the sentence embedding fused in
+        (:mod:`memdir.writes.near`): the lexical ranking, with the sentence embedding fused in
         when recall ranks with it (``memdir.selector`` is ``offline``, ``hybrid`` or ``embedding``,
         so the memories' vectors are kept already); never a model. A write pays for the encoder;
         the prompt hook never asks for this."""

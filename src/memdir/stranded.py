@@ -43,11 +43,11 @@ from memdir.paths import (
     memory_base,
     sanitize_path,
 )
-from memdir.recall.similar import near_memories
 from memdir.settings import Settings
 from memdir.store.directory import MemoryDir
 from memdir.store.files import read_bytes_limited, remove_file
 from memdir.store.scan import LOGS_DIRNAME
+from memdir.writes.near import near_memories
 
 __all__ = ["MoveResult", "StrandedStore", "find_stranded", "move_memories", "store_files"]
 
@@ -408,7 +408,7 @@ def move_memories(source: MemoryDir, target: MemoryDir, *, label: str) -> MoveRe
 
 
 def _near(target: MemoryDir, written: Sequence[str], before: set[str]) -> list[str]:
-    """The moved memories that may say what a memory already there says (memdir.recall.similar):
+    """The moved memories that may say what a memory already there says (memdir.writes.near):
     both are kept, the pair named for a person to merge or relate."""
     found = []
     for rel in written:

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from memdir.cli import cli
-from memdir.doctor import check_memory_dir
+from memdir.doctor.checks import check_memory_dir
 from memdir.store.directory import MemoryDir
 
 

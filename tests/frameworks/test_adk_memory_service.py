@@ -24,7 +24,7 @@ from google.genai import types
 from pydantic import Field
 
 from memdir.errors import ModelNotConfigured
-from memdir.integrations.adk import MemdirMemoryService
+from memdir.integrations.frameworks.adk import MemdirMemoryService
 from memdir.llm.scripted import ScriptedModel
 
 

@@ -20,7 +20,7 @@ from langgraph.store.base import InvalidNamespaceError
 from langgraph.store.memory import InMemoryStore
 
 from memdir.errors import MemoryFormatError, UnsafePathError
-from memdir.integrations.langgraph import MemdirStore
+from memdir.integrations.frameworks.langgraph import MemdirStore
 from memdir.model.memory_type import MemoryType
 
 NS = ("memories",)

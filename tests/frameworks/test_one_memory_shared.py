@@ -20,7 +20,7 @@ from _langgraph_agent import ScriptedChat, memory_agent, save_call
 from langchain_core.messages import AIMessage, SystemMessage
 
 from memdir.config import resolve_config
-from memdir.integrations.langgraph import MemdirStore
+from memdir.integrations.frameworks.langgraph import MemdirStore
 from memdir.llm import FORBID_ENV_VAR
 from memdir.memory_session import MemorySession
 

@@ -17,7 +17,7 @@ from agents.models.interface import Model
 from agents.usage import Usage
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
-from memdir.integrations.openai_agents import MemdirAgentMemory, memdir_tools, to_conversation
+from memdir.integrations.frameworks.openai_agents import MemdirAgentMemory, memdir_tools, to_conversation
 from memdir.llm.scripted import ScriptedModel
 from memdir.model.memory_type import MemoryType
 
@@ -186,7 +186,7 @@ def test_the_recall_tool_searches_one_word(memory_dir, env):
 def test_the_applications_own_hooks_run_beside_memdirs(memory_dir, env):
     from agents import RunHooks
 
-    from memdir.integrations.openai_agents import combine_hooks
+    from memdir.integrations.frameworks.openai_agents import combine_hooks
 
     class Counting(RunHooks):
         def __init__(self):

@@ -16,7 +16,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from memdir.errors import ModelNotConfigured
-from memdir.integrations.pydantic_ai import MemdirCapability, memdir_toolset, memory_tool
+from memdir.integrations.frameworks.pydantic_ai import MemdirCapability, memdir_toolset, memory_tool
 from memdir.llm.scripted import ScriptedModel
 from memdir.model.memory_type import MemoryType
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 from history_place import Place
 
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 
 
 def _seed(place: Place) -> Path:

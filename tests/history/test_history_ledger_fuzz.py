@@ -22,10 +22,10 @@ from test_history_crash import CHILD
 from memdir.background.file_tools import MemoryFileTools
 from memdir.config import open_memory_dir, resolve_config
 from memdir.errors import MemdirError
-from memdir.integrations.mcp_tools import MemoryToolbox
-from memdir.integrations.memory_commands import MemoryCommands
+from memdir.integrations.memory_tool.commands import MemoryCommands
 from memdir.model.memory import Memory
 from memdir.store.provenance import acting_as
+from memdir.tools.toolbox import MemoryToolbox
 
 OPERATIONS = 1000
 CRASHES = 8

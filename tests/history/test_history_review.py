@@ -7,7 +7,7 @@ import json
 from history_place import Place
 
 from memdir.config import resolve_config
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 
 SESSION = "3f2a9c1e-1111-2222-3333-444455556666"
 

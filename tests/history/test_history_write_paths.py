@@ -107,7 +107,7 @@ def test_the_python_api_records_its_saves_and_restores(place: Place) -> None:
 
 
 def test_the_memory_tool_and_its_renames_and_deletes_are_recorded(place: Place) -> None:
-    from memdir.integrations.memory_tool import MemdirMemoryTool
+    from memdir.integrations.memory_tool.backend import MemdirMemoryTool
 
     first = seed(place)
     tool = MemdirMemoryTool(str(place.memory))

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from memdir.cli import cli
 from memdir.config import read_environment
 from memdir.errors import ConfigError
-from memdir.integrations.agent_setup import codex_trust_problems, register_mcp, unregister_mcp
-from memdir.integrations.hooks_install import install_hooks, is_memdir_command, settings_path, uninstall_hooks
+from memdir.integrations.hooks.agent_setup import codex_trust_problems, register_mcp, unregister_mcp
+from memdir.integrations.hooks.install import install_hooks, is_memdir_command, settings_path, uninstall_hooks
 
 OTHERS = {
     "general": {"vimMode": True},

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memdir.config import open_index, open_memory_dir, read_environment, resolve_config
-from memdir.integrations.hook_launch import RECORD_ENV_VAR, spawn_detached
-from memdir.integrations.hooks import run_hook
-from memdir.integrations.turn_wait import reply_digest
+from memdir.integrations.hooks.events import run_hook
+from memdir.integrations.hooks.launch import RECORD_ENV_VAR, spawn_detached
+from memdir.integrations.hooks.turn_wait import reply_digest
 from memdir.llm import FORBID_ENV_VAR
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
@@ -321,7 +321,7 @@ def test_a_launched_command_outlives_a_kill_of_the_hooks_process_tree_and_group(
     command = f"import pathlib, time; time.sleep(1.0); pathlib.Path({str(marker)!r}).write_text('survived\\n')"
     hook = (
         "import sys, time\n"
-        "from memdir.integrations.hook_launch import spawn_detached\n"
+        "from memdir.integrations.hooks.launch import spawn_detached\n"
         f"print(spawn_detached([sys.executable, '-c', {command!r}], {str(log)!r}), flush=True)\n"
         "time.sleep(60)\n"
     )

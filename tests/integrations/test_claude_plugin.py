@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir.integrations.hooks import HOOK_EVENTS
-from memdir.integrations.hooks_install import install_hooks
+from memdir.integrations.hooks.events import HOOK_EVENTS
+from memdir.integrations.hooks.install import install_hooks
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 PLUGIN = REPOSITORY / "plugin"

@@ -10,7 +10,7 @@ import pytest
 from memdir.cli.hook_entry import HookCall, hook_call
 from memdir.config import open_memory_dir, read_environment, resolve_config
 from memdir.errors import ConfigError
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.paths import sanitize_path

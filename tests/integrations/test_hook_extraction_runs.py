@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from memdir.cli import cli
-from memdir.integrations.turn_wait import reply_digest
+from memdir.integrations.hooks.turn_wait import reply_digest
 from memdir.llm import FORBID_ENV_VAR
 
 SESSION = "5b1c0d2e-aaaa-4bbb-8ccc-0123456789ab"

@@ -2,7 +2,7 @@ import os
 import unicodedata
 
 from memdir.config import resolve_config
-from memdir.integrations.hook_state import STATE_FILENAME, recall_state_path
+from memdir.integrations.hooks.state import STATE_FILENAME, recall_state_path
 
 
 def test_without_a_transcript_the_recall_state_sits_with_the_projects_transcripts_whichever_way_its_name_is_typed(

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from memdir.cli import cli
 from memdir.errors import ConfigError
-from memdir.integrations.hooks_install import install_hooks, is_memdir_command, settings_path, uninstall_hooks
+from memdir.integrations.hooks.install import install_hooks, is_memdir_command, settings_path, uninstall_hooks
 
 OTHERS = {
     "model": "opus",

@@ -51,7 +51,7 @@ def test_embedded_examples_are_the_files_themselves(doc):
 
 
 def test_the_settings_shown_in_the_hooks_page_are_what_install_writes(tmp_path):
-    from memdir.integrations.hooks_install import hook_command_prefix, install_hooks
+    from memdir.integrations.hooks.install import hook_command_prefix, install_hooks
 
     written = json.loads(Path(install_hooks("user", config_home=str(tmp_path / "claude")).path).read_text("utf-8"))
     text = (ROOT / "docs" / "claude-code-hooks.md").read_text(encoding="utf-8")
@@ -64,7 +64,7 @@ def test_the_settings_shown_in_the_hooks_page_are_what_install_writes(tmp_path):
 @pytest.mark.parametrize(("agent", "page"), [("codex", "codex.md"), ("gemini", "gemini-cli.md")])
 def test_the_hooks_shown_in_each_agents_page_are_what_install_writes(tmp_path, agent, page):
     from memdir.config import read_environment
-    from memdir.integrations.hooks_install import hook_command_prefix, install_hooks
+    from memdir.integrations.hooks.install import hook_command_prefix, install_hooks
 
     environment = read_environment({"HOME": str(tmp_path)})
     path = install_hooks("user", config_home=str(tmp_path / "claude"), agent=agent, environment=environment).path

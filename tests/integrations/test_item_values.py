@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memdir.errors import UnsafePathError
-from memdir.integrations.item_keys import alias, file_for_key, is_uuid, key_for_file
-from memdir.integrations.item_values import memory_from_value, value_from_memory
+from memdir.integrations.frameworks.item_keys import alias, file_for_key, is_uuid, key_for_file
+from memdir.integrations.frameworks.item_values import memory_from_value, value_from_memory
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 

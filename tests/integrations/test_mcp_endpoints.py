@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from memdir.config import open_memory_dir, resolve_config
-from memdir.integrations.mcp import MCPEndpoints
-from memdir.integrations.mcp_tools import MemoryToolbox
+from memdir.integrations.mcp.server import MCPEndpoints
 from memdir.memory_session import MemorySession
+from memdir.tools.toolbox import MemoryToolbox
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from memdir.config import resolve_config
-from memdir.integrations.mcp import create_server
+from memdir.integrations.mcp.server import create_server
 from memdir.llm import FORBID_ENV_VAR
 
 TIMEOUT = 30

@@ -8,7 +8,7 @@ from _llm_wire import WireServer, anthropic_message
 from anthropic.lib.tools import ToolError
 from anthropic.tools.memory import BetaLocalFilesystemMemoryTool
 
-from memdir.integrations.memory_tool import MEMORY_TOOL_BETA, AsyncMemdirMemoryTool, MemdirMemoryTool
+from memdir.integrations.memory_tool.backend import MEMORY_TOOL_BETA, AsyncMemdirMemoryTool, MemdirMemoryTool
 
 ROLE = "---\nname: Role\ndescription: Leads the payments team\ntype: user\n---\n\nPrefers short reviews.\n"
 

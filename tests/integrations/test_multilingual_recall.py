@@ -12,7 +12,7 @@ from mcp import Client, StdioServerParameters
 
 from memdir.cli import cli
 from memdir.config import open_memory_dir, read_environment, resolve_config
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 from memdir.llm import FORBID_ENV_VAR
 from memdir.paths import sanitize_path
 

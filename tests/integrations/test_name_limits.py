@@ -9,8 +9,8 @@ from anthropic.lib.tools import ToolError
 from mcp import Client
 
 from memdir.config import resolve_config
-from memdir.integrations.mcp import create_server
-from memdir.integrations.memory_tool import MemdirMemoryTool
+from memdir.integrations.mcp.server import create_server
+from memdir.integrations.memory_tool.backend import MemdirMemoryTool
 
 LONG_NAME = "x" * 300 + ".md"
 DEEP_PATH = "/".join(["d" * 200] * 21) + "/x.md"

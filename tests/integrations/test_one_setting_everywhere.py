@@ -19,8 +19,8 @@ from mcp import Client, StdioServerParameters
 from memdir.cli import cli
 from memdir.config import read_environment, resolve_config
 from memdir.conversation import load_conversation
-from memdir.integrations.hooks import run_hook
-from memdir.integrations.mcp import create_server
+from memdir.integrations.hooks.events import run_hook
+from memdir.integrations.mcp.server import create_server
 from memdir.llm import FORBID_ENV_VAR
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
@@ -144,7 +144,7 @@ def test_the_scan_cap_reaches_every_adapter(project, adapter):
 
 def test_the_scan_cap_reaches_the_memory_tool(project):
     pytest.importorskip("anthropic")
-    from memdir.integrations.memory_tool import MemdirMemoryTool
+    from memdir.integrations.memory_tool.backend import MemdirMemoryTool
 
     tmp_path, env = project
     tool = MemdirMemoryTool(config=configure(tmp_path, env, {"scanCap": 2}))

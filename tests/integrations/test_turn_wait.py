@@ -2,7 +2,7 @@
 
 import json
 
-from memdir.integrations.turn_wait import (
+from memdir.integrations.hooks.turn_wait import (
     ANY_REPLY,
     read_complete_lines,
     reply_digest,

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir.errors import ConfigError
-from memdir.integrations.user_dirs import directory_name, fill_template, user_memory_dir
+from memdir.integrations.frameworks.user_dirs import directory_name, fill_template, user_memory_dir
 
 
 @given(st.text(min_size=1))

@@ -2,7 +2,7 @@ import json
 import os
 
 from memdir.config import open_memory_dir, read_environment, resolve_config
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.recall.analysis_file import AnalysisFile, analysis_file_path

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from memdir.recall.similar import IDENTICAL_FLOOR, Similarity, overlap
 from memdir.store.scan import MemoryHeader
+from memdir.writes.near import IDENTICAL_FLOOR, Similarity, overlap
 
 WORDS = [f"w{n}" for n in range(60)] + ["deploy", "staging", "release", "42", "43"]
 

@@ -9,7 +9,7 @@ import pytest
 import memdir.recall.stored_lexical as stored_lexical
 import memdir.store.index_db as index_db
 from memdir.config import resolve_config
-from memdir.integrations.hooks import run_hook
+from memdir.integrations.hooks.events import run_hook
 from memdir.llm import ScriptedModel
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType

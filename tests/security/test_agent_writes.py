@@ -27,10 +27,10 @@ from mcp import Client
 from memdir.cli import cli
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import ConfigError
-from memdir.integrations.agent_memory import AgentMemory
-from memdir.integrations.langgraph import MemdirStore
-from memdir.integrations.mcp import create_server
-from memdir.integrations.memory_tool import MemdirMemoryTool
+from memdir.integrations.frameworks.agent_memory import AgentMemory
+from memdir.integrations.frameworks.langgraph import MemdirStore
+from memdir.integrations.mcp.server import create_server
+from memdir.integrations.memory_tool.backend import MemdirMemoryTool
 from memdir.memory_session import MemorySession
 
 ROLE = "---\nname: Role\ndescription: Leads payments\ntype: user\n---\n\nOld.\n"

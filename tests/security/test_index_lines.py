@@ -17,7 +17,7 @@ from injection_corpus import PAYLOAD, memory_file, tags
 
 from memdir.background.file_tools import MemoryFileTools
 from memdir.cli import cli
-from memdir.integrations.memory_commands import MemoryCommands
+from memdir.integrations.memory_tool.commands import MemoryCommands
 from memdir.model.index import parse_entries
 from memdir.server.storage import open_storage
 from memdir.server.storage.base import Storage

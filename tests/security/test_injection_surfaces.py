@@ -22,9 +22,9 @@ from memdir.agents import AgentMemory, AgentScope
 from memdir.background.file_tools import MemoryFileTools
 from memdir.cli import cli
 from memdir.config import read_environment, resolve_config
-from memdir.integrations.hooks import run_hook
-from memdir.integrations.mcp import INDEX_URI, MEMORY_URI_PREFIX, create_server
-from memdir.integrations.memory_commands import MemoryCommands
+from memdir.integrations.hooks.events import run_hook
+from memdir.integrations.mcp.server import INDEX_URI, MEMORY_URI_PREFIX, create_server
+from memdir.integrations.memory_tool.commands import MemoryCommands
 from memdir.llm.scripted import ScriptedModel
 from memdir.memory_session import MemorySession
 from memdir.model.markup import neutralise

@@ -23,8 +23,8 @@ from mcp.types import Implementation
 
 from memdir.cli import cli
 from memdir.config import resolve_config
-from memdir.integrations.mcp import create_server
-from memdir.integrations.memory_commands import MemoryCommands
+from memdir.integrations.mcp.server import create_server
+from memdir.integrations.memory_tool.commands import MemoryCommands
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.server.storage import open_storage
 from memdir.server.storage.base import Storage

@@ -22,8 +22,8 @@ from starlette.testclient import TestClient
 
 from memdir.cli import cli
 from memdir.config import resolve_config
-from memdir.doctor import check_memory_dir
-from memdir.integrations.mcp import MEMORY_URI_PREFIX, create_server
+from memdir.doctor.checks import check_memory_dir
+from memdir.integrations.mcp.server import MEMORY_URI_PREFIX, create_server
 from memdir.server.app import create_app
 from memdir.server.storage import open_storage
 from memdir.server.storage.base import Storage

@@ -18,8 +18,8 @@ from memdir.server.dashboard import DASHBOARD_PATH, Dashboard, RefusalLog
 from memdir.server.storage import open_storage
 from memdir.server.storage.base import Storage
 from memdir.team.protocol import API_PATH
-from memdir.ui.web import MAX_FORM_BYTES
-from memdir.ui.web_handlers import WebError, json_error
+from memdir.web.handlers import WebError, json_error
+from memdir.web.pages import MAX_FORM_BYTES
 
 
 @pytest.fixture

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from memdir.config import resolve_config, watch_history
-from memdir.doctor import check_memory_dir
+from memdir.doctor.checks import check_memory_dir
 from memdir.errors import LockTimeout
-from memdir.integrations.mcp_tools import MemoryToolbox
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.store.directory import MemoryDir
@@ -23,6 +22,7 @@ from memdir.store.files import observe_writes
 from memdir.store.provenance import acting_as
 from memdir.team.local import LocalOp, apply_local
 from memdir.team.protocol import hash_content
+from memdir.tools.toolbox import MemoryToolbox
 
 
 def memory(name: str, body: str) -> Memory:

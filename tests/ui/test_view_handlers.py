@@ -14,7 +14,7 @@ from starlette.requests import Request
 
 from memdir.errors import MemoryNotFound
 from memdir.ui.app import UiServices, WebView
-from memdir.ui.web_handlers import WebError, web_error
+from memdir.web.handlers import WebError, web_error
 
 TOKEN = "test-token-0123456789"
 T = TypeVar("T")

@@ -9,8 +9,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from memdir.errors import LockTimeout, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, SecretDetected
-from memdir.ui.web import FormTooLarge
-from memdir.ui.web_handlers import WebError, web_error
+from memdir.web.handlers import WebError, web_error
+from memdir.web.pages import FormTooLarge
 
 
 def request(method: str = "GET", path: str = "/m/notes.md") -> Request:

@@ -26,12 +26,12 @@ from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.selector_protocol import Selector
-from memdir.recall.similar import identical_refusal, near_lines, near_memories
 from memdir.recall.surfacing import memory_freshness_note
 from memdir.store.directory import MemoryDir
 from memdir.store.files import LOCK_NAME, remove_file
 from memdir.store.provenance import current
 from memdir.templates import load_sections, render_template
+from memdir.writes.near import identical_refusal, near_lines, near_memories
 
 __all__ = ["ALL_TOOLS", "Denial", "EditCheck", "FileTool", "MemoryFileTools"]
 
@@ -99,7 +99,7 @@ class MemoryFileTools:
     deleted: list[str] = field(default_factory=list)
     denials: list[Denial] = field(default_factory=list)
     # Name, in a Write's answer, the memories that may already say what a new topic file says, and
-    # refuse one nearly identical to a memory (extraction and the dream: :mod:`memdir.recall.similar`).
+    # refuse one nearly identical to a memory (extraction and the dream: :mod:`memdir.writes.near`).
     show_near: bool = False
     writer_ranker: Callable[[], Selector] | None = None
 

@@ -12,7 +12,7 @@ import click
 from memdir.cli.listing import complete_memory_file
 from memdir.cli.main import CliState, cli, fail, pass_state
 from memdir.cli.terminal import is_terminal
-from memdir.doctor import check_memory_text
+from memdir.doctor.checks import check_memory_text
 from memdir.model.index import IndexEntry, upsert_entry
 from memdir.model.memory import Memory
 from memdir.model.relations import DISTINCT_KEY, REPLACES_KEY

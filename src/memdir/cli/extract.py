@@ -43,7 +43,7 @@ def _wait(
     """Wait (``--wait``) for the transcript to hold the turn; whether it exists, and how the wait went."""
     if wait <= 0:
         return True, "read at once"
-    from memdir.integrations.turn_wait import wait_for_turn
+    from memdir.integrations.hooks.turn_wait import wait_for_turn
 
     turn = wait_for_turn(transcript, timeout=wait, cursor=cursor, reply=reply, prompt_id=prompt_id)
     return turn.exists, f"{turn.reason} ({turn.waited:.2f} s)"
@@ -53,7 +53,7 @@ def _read(transcript: str, *, waited: bool) -> list[ConversationMessage]:
     """The conversation as it is now; after a wait, only complete lines and nothing for a missing file."""
     if not waited or not transcript.endswith(".jsonl"):
         return load_conversation(transcript)
-    from memdir.integrations.turn_wait import read_complete_lines
+    from memdir.integrations.hooks.turn_wait import read_complete_lines
 
     lines = read_complete_lines(transcript)
     return [] if lines is None else parse_transcript_lines(lines, source=transcript)
@@ -149,7 +149,7 @@ def extract(
         _log(log_file, f"{who}: gave up: {exc.message}")
         raise
     if log_file is not None:
-        from memdir.integrations.hook_log import describe_extraction, describe_read
+        from memdir.integrations.hooks.log import describe_extraction, describe_read
 
         _log(log_file, f"{who}: {how}; {describe_read(messages)}; {describe_extraction(result)}")
     if as_json:
@@ -169,6 +169,6 @@ def extract(
 
 def _log(log_file: str | None, text: str) -> None:
     if log_file is not None:
-        from memdir.integrations.hook_log import log_line
+        from memdir.integrations.hooks.log import log_line
 
         log_line(log_file, "extract", text)

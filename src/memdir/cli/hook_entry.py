@@ -40,7 +40,7 @@ def hook_call(argv: Sequence[str]) -> HookCall | None:
     None for anything unusual (a repeated option, an empty or file path, an unknown event, extra
     words) so click gives its usual answer and error messages.
     """
-    from memdir.integrations.coding_agents import AGENTS  # only once argv looked like a hook call
+    from memdir.integrations.hooks.coding_agents import AGENTS  # only once argv looked like a hook call
 
     options: dict[str, str] = {}
     rest = list(argv)
@@ -78,7 +78,7 @@ def run_hook_command(
     Fails open: any error becomes one ``memdir hook <event>: ...`` line on stderr, nothing on
     stdout, and the caller still exits 0, so Claude Code carries on without memdir.
     """
-    from memdir.integrations.hooks import run_hook
+    from memdir.integrations.hooks.events import run_hook
 
     try:
         raw = sys.stdin.read()
@@ -102,8 +102,8 @@ def _fail(event: str, exc: Exception) -> None:
     """One line on stderr, and the same in ``<configHome>/memdir/logs/hooks.log``: Claude Code shows a
     hook's stderr to nobody by default, so the log is where a person finds why recall stopped."""
     from memdir.config import read_environment
-    from memdir.integrations.hook_launch import log_path
-    from memdir.integrations.hook_log import log_line
+    from memdir.integrations.hooks.launch import log_path
+    from memdir.integrations.hooks.log import log_line
     from memdir.paths import config_home
 
     line = " ".join(f"memdir hook {event}: {type(exc).__name__}: {exc}".split())

@@ -7,9 +7,9 @@ import click
 from memdir.cli.hook_entry import run_hook_command
 from memdir.cli.main import CliState, cli, pass_state
 from memdir.config import read_environment
-from memdir.integrations.coding_agents import AGENT_NAMES, AGENTS, CLAUDE_CODE
-from memdir.integrations.hooks import HOOK_EVENTS
-from memdir.integrations.hooks_install import SCOPES, Scope, install_hooks, plugin_enabled_in, uninstall_hooks
+from memdir.integrations.hooks.coding_agents import AGENT_NAMES, AGENTS, CLAUDE_CODE
+from memdir.integrations.hooks.events import HOOK_EVENTS
+from memdir.integrations.hooks.install import SCOPES, Scope, install_hooks, plugin_enabled_in, uninstall_hooks
 from memdir.paths import config_home
 
 __all__ = ["hook", "hooks"]
@@ -92,12 +92,12 @@ def install(state: CliState, agent: str, scope: Scope, mcp: bool) -> None:
     replaced = f" (replaced {result.removed} earlier memdir entries)" if result.removed else ""
     click.echo(f"installed memdir hooks for {', '.join(result.events)} in {result.path}{replaced}")
     if agent == "codex":
-        from memdir.integrations.agent_setup import trust_codex_hooks
+        from memdir.integrations.hooks.agent_setup import trust_codex_hooks
         from memdir.paths import project_root
 
         click.echo(trust_codex_hooks(result.path, cwd=project_root(state.project), environment=environment))
     if mcp:
-        from memdir.integrations.agent_setup import register_mcp
+        from memdir.integrations.hooks.agent_setup import register_mcp
 
         line = register_mcp(
             agent, scope, project=state.project, config_home=home, environment=environment, global_options=options
@@ -132,6 +132,6 @@ def uninstall(state: CliState, agent: str, scope: Scope, mcp: bool) -> None:
     else:
         click.echo(f"no memdir hooks in {result.path}")
     if mcp:
-        from memdir.integrations.agent_setup import unregister_mcp
+        from memdir.integrations.hooks.agent_setup import unregister_mcp
 
         click.echo(unregister_mcp(agent, scope, project=state.project, config_home=home, environment=environment))

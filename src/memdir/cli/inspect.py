@@ -10,7 +10,7 @@ import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
-from memdir.doctor import DoctorReport, Problem, check_memory_dir
+from memdir.doctor.checks import DoctorReport, Problem, check_memory_dir
 from memdir.errors import ConfigError
 from memdir.loaded_index import claude_code_load
 from memdir.memory_session import MemorySession
@@ -306,7 +306,7 @@ def _with_agent_hooks(state: CliState, report: DoctorReport) -> DoctorReport:
     a note only when ``codex`` is not there to ask."""
     from dataclasses import replace
 
-    from memdir.integrations.agent_setup import codex_trust_problems
+    from memdir.integrations.hooks.agent_setup import codex_trust_problems
 
     config = state.config
     found = codex_trust_problems(

@@ -79,12 +79,12 @@ def _run(
     allow_hosts: tuple[str, ...],
     token_file: str | None,
 ) -> None:
-    from memdir.integrations.mcp import create_server
+    from memdir.integrations.mcp.server import create_server
 
     if not use_http:
         create_server(state.config, memory_dir=state.memory_dir).run()
         return
-    from memdir.integrations.mcp_http import is_loopback, load_or_create_token, token_path
+    from memdir.integrations.mcp.http import is_loopback, load_or_create_token, token_path
 
     if not is_loopback(host) and not allow_remote:
         raise click.UsageError(
@@ -113,8 +113,8 @@ def _serve(
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from memdir.integrations.mcp import MemdirMCPServer
-    from memdir.integrations.mcp_http import McpGate, claude_add_command, is_loopback
+    from memdir.integrations.mcp.http import McpGate, claude_add_command, is_loopback
+    from memdir.integrations.mcp.server import MemdirMCPServer
 
     assert isinstance(server, MemdirMCPServer)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

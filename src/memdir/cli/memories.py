@@ -14,9 +14,9 @@ from memdir.errors import MemoryExists, MemoryNotFound
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MEMORY_TYPES, MemoryType
 from memdir.model.timefields import is_expired, iso_mtime
-from memdir.recall.similar import Near, near_memories, save_unless_identical
 from memdir.recall.surfacing import memory_age
 from memdir.store.lookup import find_memory
+from memdir.writes.near import Near, near_memories, save_unless_identical
 
 __all__ = ["add", "list_memories", "rm", "show"]
 

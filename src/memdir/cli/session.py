@@ -192,7 +192,7 @@ def update(
     memory = _memory(state, transcript, session_id, update=True, model_spec=model_spec)
     outcome = memory.update(messages, force=force)
     if log_file is not None:
-        from memdir.integrations.hook_log import describe_read
+        from memdir.integrations.hooks.log import describe_read
 
         changed = {
             "not-due": f"notes unchanged: no update due (context ~{outcome.tokens} tokens)",
@@ -227,7 +227,7 @@ def _waited_messages(transcript: str, wait: float) -> tuple[list[ConversationMes
     """The conversation, after waiting up to ``wait`` seconds for Claude Code to write it."""
     if wait <= 0:
         return _messages(transcript), "read at once"
-    from memdir.integrations.turn_wait import wait_for_turn
+    from memdir.integrations.hooks.turn_wait import wait_for_turn
 
     turn = wait_for_turn(transcript, timeout=wait)
     how = f"{turn.reason} ({turn.waited:.2f} s)"
@@ -236,7 +236,7 @@ def _waited_messages(transcript: str, wait: float) -> tuple[list[ConversationMes
 
 def _log(log_file: str | None, text: str) -> None:
     if log_file is not None:
-        from memdir.integrations.hook_log import log_line
+        from memdir.integrations.hooks.log import log_line
 
         log_line(log_file, "session update", text)
 

@@ -29,11 +29,11 @@ from memdir.cli.main import CliState, cli, echo_json, fail, pass_state
 from memdir.errors import MemoryFormatError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.text import counted
-from memdir.recall.similar import Similarity
 from memdir.store.directory import TEAM_DIRNAME, MemoryDir
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, atomic_write, lock_directory, read_bytes_limited
 from memdir.store.provenance import recorded_as
 from memdir.store.scan import LOGS_DIRNAME, MemoryHeader
+from memdir.writes.near import Similarity
 
 __all__ = ["export", "import_"]
 

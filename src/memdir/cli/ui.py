@@ -71,7 +71,7 @@ def ui(state: CliState, port: int, no_browser: bool) -> None:
     from memdir.config import watch_external_changes
     from memdir.ui.app import create_ui_app
     from memdir.ui.services import build_services
-    from memdir.ui.web import new_secret
+    from memdir.web.pages import new_secret
 
     services = build_services(state.config, team_status=_team_status(state))
     token = new_secret()

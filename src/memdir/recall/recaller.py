@@ -183,7 +183,7 @@ class Recaller:
     ) -> list[MemoryHeader]:
         """:meth:`select`'s memories as headers, read from ``headers`` or else the store (its derived
         index when it has one): what a writer is shown as possibly saying the same
-        (:mod:`memdir.recall.similar`)."""
+        (:mod:`memdir.writes.near`)."""
         choice = self._choose(query, recent_tools=(), state=None, limit=limit, headers=headers)
         return [item.header for item in self._arranged(choice, None)[: limit or self.limit]]
 

@@ -53,7 +53,7 @@ from memdir.team.protocol import (
     validate_repo,
 )
 from memdir.team.secrets import scan_for_secrets
-from memdir.ui.web_handlers import API_FAILURES, WebError, error_handlers, json_error
+from memdir.web.handlers import API_FAILURES, WebError, error_handlers, json_error
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",

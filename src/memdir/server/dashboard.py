@@ -27,8 +27,8 @@ from memdir.model.markup import describe_markup
 from memdir.server.auth import bearer_token
 from memdir.server.storage.base import TOKEN_ID_CHARS, Storage, TokenScope, hash_token, utc_now_iso
 from memdir.team.protocol import validate_key, validate_repo
-from memdir.ui.web import page_environment, read_form, render_page, same_origin
-from memdir.ui.web_handlers import WebError, error_handlers, static_route
+from memdir.web.handlers import WebError, error_handlers, static_route
+from memdir.web.pages import page_environment, read_form, render_page, same_origin
 
 __all__ = ["DASHBOARD_PATH", "Dashboard", "Refusal", "RefusalLog", "create_dashboard", "token_id"]
 

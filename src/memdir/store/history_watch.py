@@ -11,7 +11,7 @@ that process skips its own catch-up (one ``stat`` per file: most of a list page'
 memories); the watch makes one catch-up as it starts, so what was edited while nothing watched is
 recorded too, and a watch that could not start or has stopped leaves the reads catching up as
 before. The prompt hook never comes here: it starts ``memdir history sync`` in the background when
-its scan noticed a change (:mod:`memdir.integrations.hooks`).
+its scan noticed a change (:mod:`memdir.integrations.hooks.events`).
 """
 
 from __future__ import annotations

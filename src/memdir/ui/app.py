@@ -3,8 +3,8 @@
 Every page is rendered on the server from the same library calls the CLI makes: the list is the
 store's scan, search is the offline lexical ranking, "what would be recalled" is the project's
 own recaller, saving is :meth:`MemoryDir.save` (so the lock, containment, the team secret guard
-and the ``MEMORY.md`` line all hold), and the doctor page is :func:`memdir.doctor.check_memory_dir`
-with the pairs doctor proposes (:func:`memdir.recall.hygiene.proposals`), each answered by a button.
+and the ``MEMORY.md`` line all hold), and the doctor page is :func:`memdir.doctor.checks.check_memory_dir`
+with the pairs doctor proposes (:func:`memdir.doctor.proposals.proposals`), each answered by a button.
 Store work runs in a worker thread under one lock, because the ranker's index is not shared
 between threads. Every expected failure is a page that names it, never a 500.
 """
@@ -27,18 +27,17 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from memdir.config import MemoryConfig
-from memdir.doctor import DoctorReport, check_memory_dir
+from memdir.doctor.checks import DoctorReport, check_memory_dir
+from memdir.doctor.proposals import Proposal, proposals
 from memdir.errors import MemdirError, MemoryNotFound, SyncError
 from memdir.loaded_index import ClaudeCodeLoad, claude_code_load
 from memdir.model.frontmatter import render_scalar
 from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
 from memdir.model.relations import DISTINCT_KEY, REPLACES_KEY
-from memdir.recall.hygiene import Proposal, proposals
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller, RecallState
 from memdir.recall.selector_protocol import Selector
-from memdir.recall.similar import Near, near_memories, save_unless_identical
 from memdir.recall.surfacing import memory_age
 from memdir.store.directory import MemoryDir
 from memdir.store.history_records import history_path
@@ -59,13 +58,14 @@ from memdir.ui.history_pages import HistoryPages, history_rows
 from memdir.ui.links_panel import links_panel
 from memdir.ui.listing import list_memories, parse_list_query
 from memdir.ui.polish import TypeCounts, highlight, matched_words, render_body, type_counts
-from memdir.ui.web import csrf_token, page_environment, read_form, render_page
-from memdir.ui.web_handlers import WebError, error_handlers, static_route, status_of
+from memdir.web.handlers import WebError, error_handlers, static_route, status_of
+from memdir.web.pages import csrf_token, page_environment, read_form, render_page
+from memdir.writes.near import Near, near_memories, save_unless_identical
 
 __all__ = ["UiServices", "WebView", "create_ui_app"]
 
 T = TypeVar("T")
-# The answers a person gives a pair doctor proposes (memdir.recall.hygiene.Proposal.answers).
+# The answers a person gives a pair doctor proposes (memdir.doctor.proposals.Proposal.answers).
 DECISIONS = ("merge", "replaces", "different")
 
 
@@ -77,7 +77,7 @@ class UiServices:
     memory_dir: MemoryDir
     recaller: Recaller
     ranker: LexicalSelector  # search over every memory
-    writer_ranker: Callable[[], Selector]  # what a new memory is checked against (memdir.recall.similar)
+    writer_ranker: Callable[[], Selector]  # what a new memory is checked against (memdir.writes.near)
     team_status: Callable[[], TeamStatus] | None = None  # None: no team server configured
     clock: Callable[[], float] = time.time
     lock: threading.Lock = field(default_factory=threading.Lock)

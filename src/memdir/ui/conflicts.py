@@ -17,7 +17,7 @@ from starlette.routing import Route
 from memdir.errors import MemdirError
 from memdir.model.conflicts import unmark_conflict_copy
 from memdir.team.resolve import Keep, conflict_pair, pending_conflicts, resolve_conflict
-from memdir.ui.web_handlers import WebError
+from memdir.web.handlers import WebError
 
 __all__ = ["ConflictPages"]
 

@@ -16,7 +16,7 @@ the token: browsers send every 127.0.0.1 cookie to every port, so a server on an
 see it, and there it opens nothing (another port names another cookie and expects another value).
 Every request must name this server in ``Host`` (127.0.0.1, localhost, [::1] or the bound name,
 with the bound port), which defeats DNS rebinding. Form posts must also come from our own origin
-(scheme, host and port) and carry a value derived from the token (see :func:`memdir.ui.web.csrf_token`).
+(scheme, host and port) and carry a value derived from the token (see :func:`memdir.web.pages.csrf_token`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from memdir.ui.web import render_page, same_origin, tokens_match
+from memdir.web.pages import render_page, same_origin, tokens_match
 
 __all__ = ["CODE_SECONDS", "TokenGate", "cookie_name", "moving_page", "session_value"]
 

@@ -4,7 +4,7 @@ Each CLI keeps its hooks in a file of its own (:func:`settings_path`): Claude Co
 ``settings.json`` (user, project or local), Codex CLI in ``hooks.json`` under its home or the
 project's ``.codex/``, Gemini CLI in the ``hooks`` of ``~/.gemini/settings.json`` or the
 project's ``.gemini/settings.json``. All three nest them the same way (event -> groups ->
-commands), with each CLI's event names and timeout unit (:mod:`memdir.integrations.coding_agents`).
+commands), with each CLI's event names and timeout unit (:mod:`memdir.integrations.hooks.coding_agents`).
 
 The file belongs to the user and to other tools, so the merge touches only memdir's own
 hook entries: a command whose words before ``hook`` include the memdir executable (``memdir``,
@@ -28,7 +28,7 @@ from typing import Any, Literal
 from memdir.config import read_environment
 from memdir.environment import Environment
 from memdir.errors import ConfigError
-from memdir.integrations.coding_agents import AGENTS, CLAUDE_CODE, CodingAgent, find_agent
+from memdir.integrations.hooks.coding_agents import AGENTS, CLAUDE_CODE, CodingAgent, find_agent
 from memdir.paths import project_root
 from memdir.store.files import write_json
 

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import ConfigError, IndexFullWarning
-from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
-from memdir.integrations.user_dirs import user_memory_dir
+from memdir.integrations.frameworks.user_dirs import user_memory_dir
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
+from memdir.tools.toolbox import MemoryToolbox, Outcome
 
 if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
@@ -117,7 +117,7 @@ def open_session(
 
     ``user_id`` picks one user's directory: ``memory_dir`` then names ``{user_id}``
     (``"/srv/memories/{user_id}"``), which becomes a directory name safe for any id
-    (:mod:`memdir.integrations.user_dirs`)."""
+    (:mod:`memdir.integrations.frameworks.user_dirs`)."""
     if session is not None:
         if memory_dir is not None or config is not None or user_id is not None:
             raise ValueError("pass session, or memory_dir/config/user_id to build one, not both")

@@ -18,10 +18,10 @@ from typing import NamedTuple
 
 from memdir.model.memory import Memory
 from memdir.model.timefields import is_expired
-from memdir.recall.similar import Similarity
 from memdir.recall.versions import decided_distinct, named_pairs
 from memdir.store.links import LinkResolver, find_links
 from memdir.store.scan import MemoryHeader
+from memdir.writes.near import Similarity
 
 __all__ = ["Note", "Proposal", "proposals", "store_notes"]
 

@@ -9,7 +9,7 @@ edit ``MEMORY.md`` itself. Result and error texts follow the SDK's reference imp
 (``BetaLocalFilesystemMemoryTool``) so a model sees the same strings; when the index changed, a
 second line says so.
 
-This module needs no SDK: :mod:`memdir.integrations.memory_tool` wraps it in the SDK's classes.
+This module needs no SDK: :mod:`memdir.integrations.memory_tool.backend` wraps it in the SDK's classes.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from memdir.model.index import IndexEntry, remove_entry, rename_entry, upsert_en
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
 from memdir.recall.selector_protocol import Selector
-from memdir.recall.similar import identical_refusal, near_lines, near_memories
 from memdir.store.directory import MemoryDir
 from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path, remove_file, remove_tree
 from memdir.templates import render_template
+from memdir.writes.near import identical_refusal, near_lines, near_memories
 
 __all__ = ["MEMORIES_ROOT", "CommandError", "MemoryCommands"]
 
@@ -69,7 +69,7 @@ class MemoryCommands:
 
     def __init__(self, memory_dir: MemoryDir, *, writer_ranker: Callable[[], Selector] | None = None) -> None:
         """``writer_ranker`` builds the offline ranking a new file is checked with (the memories that
-        may already say it, :mod:`memdir.recall.similar`; default: BM25)."""
+        may already say it, :mod:`memdir.writes.near`; default: BM25)."""
         self.memory_dir = memory_dir
         self.writer_ranker = writer_ranker
 

@@ -3,7 +3,7 @@
 Hand :class:`MemdirMemoryTool` (or :class:`AsyncMemdirMemoryTool`) to the SDK's tool runner and
 Claude's ``/memories`` directory becomes a memdir directory: contained paths, atomic locked
 writes, the team secret guard, and ``MEMORY.md`` kept in step (see
-:mod:`memdir.integrations.memory_commands` for exactly when). Both classes are thin: the async
+:mod:`memdir.integrations.memory_tool.commands` for exactly when). Both classes are thin: the async
 one runs the same commands in a worker thread.
 
 Needs the ``anthropic`` extra (``pip install 'memdir[anthropic]'``).
@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import MemdirError
-from memdir.integrations.memory_commands import MemoryCommands
+from memdir.integrations.memory_tool.commands import MemoryCommands
 from memdir.memory_session import MemorySession
 from memdir.store.directory import MemoryDir
 from memdir.store.provenance import acting_as

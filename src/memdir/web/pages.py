@@ -91,7 +91,7 @@ async def read_form(request: Request) -> dict[str, str]:
 def page_environment(package: str) -> jinja2.Environment:
     """Templates of ``package`` (its ``templates/`` folder) over the shared base layout."""
     loader = jinja2.ChoiceLoader(
-        [jinja2.PackageLoader(package, "templates"), jinja2.PackageLoader("memdir.ui", "templates")]
+        [jinja2.PackageLoader(package, "templates"), jinja2.PackageLoader("memdir.web", "templates")]
     )
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     env.trim_blocks = True
@@ -116,5 +116,5 @@ def static_response(name: str) -> Response:
     media = _STATIC_TYPES.get(name)
     if media is None:
         return Response("not found", status_code=404, media_type="text/plain")
-    body = resources.files("memdir.ui").joinpath("static", name).read_bytes()
+    body = resources.files("memdir.web").joinpath("static", name).read_bytes()
     return Response(body, media_type=media, headers={"Cache-Control": "max-age=300"})

@@ -31,13 +31,13 @@ from memdir.model.relations import REPLACES_KEY
 from memdir.model.timefields import iso_mtime
 from memdir.recall.recaller import Recaller
 from memdir.recall.selector_protocol import Selector
-from memdir.recall.similar import Near, save_unless_identical
 from memdir.store.directory import MemoryDir
 from memdir.store.history_ops import HistoryView
 from memdir.store.records import SaveResult
 from memdir.store.relations import with_relation
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
+from memdir.writes.near import Near, save_unless_identical
 
 __all__ = ["MemoryToolbox", "Outcome", "parse_type"]
 
@@ -136,7 +136,7 @@ class MemoryToolbox:
         """``selector`` may be a function that builds it: then it is built on the first recall, and a
         selector that cannot be built (the hybrid without the ``embed`` extra) fails that call with a
         clear message instead of keeping the server from starting. ``writer_ranker`` builds the
-        offline ranking a write is checked with (:mod:`memdir.recall.similar`; default: BM25).
+        offline ranking a write is checked with (:mod:`memdir.writes.near`; default: BM25).
         ``dated_headers`` follows the
         Claude Code release in use (see :class:`Recaller`); a function is asked on the first recall,
         so finding the release never delays the server's start."""

@@ -2,7 +2,7 @@
 
 * **Trust (Codex CLI).** Codex skips a hook it has not been told to trust, without a word. After
   the hooks are written, :func:`trust_codex_hooks` asks Codex itself (``codex app-server``,
-  :mod:`memdir.integrations.codex_app`) for the hooks it sees and records memdir's as trusted;
+  :mod:`memdir.integrations.hooks.codex_app`) for the hooks it sees and records memdir's as trusted;
   where ``codex`` cannot be run it says exactly how to do it by hand. :func:`codex_trust_problems`
   is the same question for ``memdir doctor``.
 * **MCP.** With ``--mcp`` the installer registers ``memdir mcp`` the way each CLI configures MCP
@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from memdir.environment import Environment
 from memdir.errors import ConfigError
-from memdir.integrations.codex_app import CodexApp, CodexHook, find_codex
-from memdir.integrations.hooks_install import (
+from memdir.integrations.hooks.codex_app import CodexApp, CodexHook, find_codex
+from memdir.integrations.hooks.install import (
     Scope,
     hook_command_prefix,
     is_memdir_command,

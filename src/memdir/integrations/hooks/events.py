@@ -17,7 +17,7 @@
 * ``stop``: when a model is configured, starts ``memdir extract`` on the transcript in the
   background and returns at once (never when ``stop_hook_active``, so it cannot loop). The
   command waits until the transcript holds the turn's last reply, which Claude Code may write
-  after running the hook (see :mod:`memdir.integrations.turn_wait`).
+  after running the hook (see :mod:`memdir.integrations.hooks.turn_wait`).
 * ``pre-compact``: when a model is configured, starts ``memdir session update`` in the background.
 * ``session-end``: like ``stop``, because a turn interrupted by the user never reached its Stop
   hook; runs of one session take turns, and the extractor's cursor makes a repeat find nothing new.
@@ -26,7 +26,7 @@ Each start is one line in ``<configHome>/memdir/logs/extract.log`` (or ``session
 by the command's own line: what it read, what it wrote, or why it wrote nothing.
 
 ``memdir hook --agent codex|gemini <event>`` does the same for Codex CLI and Gemini CLI (their
-events, settings and transcripts: :mod:`memdir.integrations.coding_agents`), on the same memory
+events, settings and transcripts: :mod:`memdir.integrations.hooks.coding_agents`), on the same memory
 directory. They know nothing of that directory, so ``session-start`` gives them the memory section
 and the index (again after a Codex compaction, which also starts the session-notes update); recall
 is rendered as plain text; and the background commands read the transcript at once, since both
@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memdir.config import MemoryConfig, read_environment, resolve_config
 from memdir.errors import ConfigError
-from memdir.integrations.coding_agents import CLAUDE_CODE, CodingAgent, find_agent
-from memdir.integrations.hook_state import (
+from memdir.integrations.hooks.coding_agents import CLAUDE_CODE, CodingAgent, find_agent
+from memdir.integrations.hooks.state import (
     load_recall_state,
     recall_state_path,
     reset_recall_state,
@@ -54,7 +54,7 @@ from memdir.recall.surfacing import render_hook_context
 
 if TYPE_CHECKING:
     from memdir.environment import Environment
-    from memdir.integrations.hook_launch import Launcher
+    from memdir.integrations.hooks.launch import Launcher
 
 # Each event imports what it uses when it runs: a hook is a fresh process per event, and the
 # prompt hook (which the user waits for) needs neither the launcher, the dream gate nor a model.
@@ -167,8 +167,8 @@ def _session_start(hook: HookInput, config: MemoryConfig, launcher: Launcher | N
 def _log_settings_problems(config: MemoryConfig) -> None:
     """The settings mistakes memdir kept a default for, once a session, in ``logs/hooks.log``
     (a hook's stderr reaches nobody): a key a newer memdir wrote, a misspelt one, a refused value."""
-    from memdir.integrations.hook_launch import log_path
-    from memdir.integrations.hook_log import log_line
+    from memdir.integrations.hooks.launch import log_path
+    from memdir.integrations.hooks.log import log_line
 
     for problem in config.settings_problems:
         log_line(log_path("hooks", config.config_home), "hook session-start", f"settings: {problem.message}")
@@ -177,7 +177,7 @@ def _log_settings_problems(config: MemoryConfig) -> None:
 def _launcher(config: MemoryConfig, launcher: Launcher | None) -> Launcher:
     if launcher is not None:
         return launcher
-    from memdir.integrations.hook_launch import launcher_from_env
+    from memdir.integrations.hooks.launch import launcher_from_env
 
     return launcher_from_env(config.environment)
 
@@ -204,7 +204,7 @@ def _index_in_background(config: MemoryConfig, session: MemorySession, launcher:
     index = session.index
     if index is None or not index.background_due:
         return ""
-    from memdir.integrations.hook_launch import launcher_from_env, log_path, reindex_argv
+    from memdir.integrations.hooks.launch import launcher_from_env, log_path, reindex_argv
 
     launch = launcher or launcher_from_env(config.environment)
     memory_dir = config.memory_dir if config.explicit_dir else None
@@ -233,7 +233,7 @@ def _history_in_background(
 def _start_history_sync(config: MemoryConfig, launcher: Launcher | None) -> str:
     if not config.memdir.history:
         return ""
-    from memdir.integrations.hook_launch import history_sync_argv, launcher_from_env, log_path
+    from memdir.integrations.hooks.launch import history_sync_argv, launcher_from_env, log_path
 
     launch = launcher or launcher_from_env(config.environment)
     memory_dir = config.memory_dir if config.explicit_dir else None
@@ -318,9 +318,9 @@ def _background(hook: HookInput, config: MemoryConfig, launcher: Launcher, *, wh
         return HookResult(note="no model configured (MEMDIR_MODEL or settings memdir.model)")
     if what == "extract" and config.memdir.agent_writes == "off":
         return HookResult(note="agents may not change memory (memdir.agentWrites is off)")
-    from memdir.integrations.hook_launch import extract_argv, log_path, session_update_argv
-    from memdir.integrations.hook_log import log_line
-    from memdir.integrations.turn_wait import ANY_REPLY, reply_digest
+    from memdir.integrations.hooks.launch import extract_argv, log_path, session_update_argv
+    from memdir.integrations.hooks.log import log_line
+    from memdir.integrations.hooks.turn_wait import ANY_REPLY, reply_digest
 
     memory_dir = config.memory_dir if config.explicit_dir else None
     log_file = log_path(what, config.config_home)
@@ -380,7 +380,7 @@ def _record_turn_writes(hook: HookInput, config: MemoryConfig, launcher: Launche
     ``extract:<agent>:<session>``."""
     if not config.memdir.history:
         return
-    from memdir.integrations.hook_launch import history_sync_argv, log_path
+    from memdir.integrations.hooks.launch import history_sync_argv, log_path
 
     memory_dir = config.memory_dir if config.explicit_dir else None
     argv = history_sync_argv(project=config.project_root, memory_dir=memory_dir, by=hook.agent.name)
@@ -393,7 +393,7 @@ def _maybe_dream(hook: HookInput, config: MemoryConfig, launcher: Launcher) -> s
     The gate's first check (hours since the last consolidation, one ``stat``) rejects almost every turn,
     so the hook stays fast; the dream process checks the gate again under the consolidation lock.
     """
-    from memdir.integrations.hook_launch import dream_argv, log_path
+    from memdir.integrations.hooks.launch import dream_argv, log_path
     from memdir.journal.gate import DreamGate, auto_dream_enabled
 
     enabled, _ = auto_dream_enabled(config)

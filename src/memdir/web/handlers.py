@@ -9,7 +9,7 @@ status, the rule id, the message) and hands it to the app's one presenter: an er
 pages, the team protocol's JSON envelope (:func:`json_error`) for the API. So a refusal reads the
 same whichever handler meets it, and an expected failure is never a 500.
 
-Like :mod:`memdir.ui.web`, this imports nothing of memdir beyond the errors and the team
+Like :mod:`memdir.web.pages`, this imports nothing of memdir beyond the errors and the team
 protocol's error envelope, so the team server may use it without the memory store.
 """
 
@@ -27,7 +27,7 @@ from starlette.routing import Route
 
 from memdir.errors import LockTimeout, MemdirError, MemoryExists, MemoryNotFound, SecretDetected
 from memdir.team.protocol import error_body
-from memdir.ui.web import FormTooLarge, static_response
+from memdir.web.pages import FormTooLarge, static_response
 
 __all__ = [
     "API_FAILURES",

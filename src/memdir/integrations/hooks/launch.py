@@ -14,7 +14,7 @@ hook, and no kill aimed at the hook or its process group reaches it.
 
 The commands get what the hook input says about the turn (``--reply`` with the digest of the
 last reply, ``--prompt-id``), wait up to :data:`TURN_WAIT_SECONDS` for the transcript to hold it
-(:mod:`memdir.integrations.turn_wait`), and ``--log`` the outcome in the same log file.
+(:mod:`memdir.integrations.hooks.turn_wait`), and ``--log`` the outcome in the same log file.
 
 A :data:`Launcher` receives the argv and the log path. The default one spawns; setting
 ``MEMDIR_HOOK_LAUNCH_RECORD=<file>`` makes it append the argv as a JSON line to that file instead,

@@ -14,7 +14,7 @@ files, timeouts and transcripts its own way, and each knows something different 
   (``SessionStart`` with ``source: "compact"``); Gemini has no event after compression.
 
 One :class:`CodingAgent` per CLI holds those differences; the hook handler
-(:mod:`memdir.integrations.hooks`) and the installer (:mod:`memdir.integrations.hooks_install`)
+(:mod:`memdir.integrations.hooks.events`) and the installer (:mod:`memdir.integrations.hooks.install`)
 read them here. The prompt hook imports this module, so it holds plain values only.
 """
 

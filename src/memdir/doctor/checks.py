@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 
 import yaml
 
+from memdir.doctor.proposals import store_notes
 from memdir.errors import MemdirError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.frontmatter import decode_memory_bytes
@@ -29,7 +30,6 @@ from memdir.model.index_load import compact_index, index_load, truncation_messag
 from memdir.model.markup import describe_markup, find_markup
 from memdir.model.memory import Memory
 from memdir.model.yaml12 import load_yaml12
-from memdir.recall.hygiene import store_notes
 from memdir.store.directory import MemoryDir
 from memdir.store.files import MAX_MEMORY_FILE_BYTES, read_bytes_limited, remove_stale_temps, stale_temp_files
 from memdir.store.scan import HEADER_LINES, LOGS_DIRNAME

@@ -3,7 +3,7 @@
 A store item is ``(namespace, key, value)`` with ``value`` a JSON object; a memory is a Markdown
 file with a frontmatter. What a ``put`` writes comes back from a ``get`` as it was put, whatever
 its shape, and the file is one Claude Code reads as a memory. Two forms (the key's file is
-:mod:`memdir.integrations.item_keys`'s):
+:mod:`memdir.integrations.frameworks.item_keys`'s):
 
 * a memory value, ``{"content": ...}`` with optional ``name``, ``description`` and ``type``
   strings (LangMem's default value is ``{"content": "..."}``): the content is the body (a string
@@ -37,11 +37,11 @@ from dataclasses import replace
 from typing import Any
 
 from memdir.errors import MemoryFormatError
-from memdir.integrations.item_keys import KEY_FIELD, needs_stored_key
-from memdir.integrations.mcp_tools import parse_type
+from memdir.integrations.frameworks.item_keys import KEY_FIELD, needs_stored_key
 from memdir.model.memory import Memory
 from memdir.model.memory_type import METADATA_KEY, MemoryType
 from memdir.model.timefields import parse_iso_ms
+from memdir.tools.toolbox import parse_type
 
 __all__ = [
     "CONTENT_FORMAT_KEY",

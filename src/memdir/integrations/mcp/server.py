@@ -1,6 +1,6 @@
 """memdir as an MCP server: memory tools, the index and each memory as resources, the instructions as a prompt.
 
-Tools are thin wrappers over :class:`~memdir.integrations.mcp_tools.MemoryToolbox`. Each accepts
+Tools are thin wrappers over :class:`~memdir.tools.toolbox.MemoryToolbox`. Each accepts
 the argument names models tend to reach for (``content``/``text`` for the body, ``title`` for the
 name, ``path``/``filename`` for the file, ``q`` for the query) besides its own, and carries
 read-only / destructive hints so clients can decide what needs confirmation. A write answers with
@@ -18,7 +18,6 @@ from typing import Annotated, Any, TypeVar
 
 from memdir.config import MemoryConfig
 from memdir.errors import MemdirError, MemoryNotFound
-from memdir.integrations.mcp_tools import MemoryToolbox, Outcome
 from memdir.memory_session import MemorySession
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.markup import neutralise
@@ -29,6 +28,7 @@ from memdir.store.directory import MemoryDir
 from memdir.store.history_watch import record_external
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
+from memdir.tools.toolbox import MemoryToolbox, Outcome
 
 try:
     from mcp.server import MCPServer

@@ -178,3 +178,35 @@ def test_the_store_imports_only_the_model_and_paths():
             if module.startswith("memdir."):
                 target = module.split(".")[1]
                 assert target in ("model", "store", "errors", "paths", "containment"), f"{path} imports {module}"
+
+
+# Two modules that import each other (lazily, or for type hints only) cannot be read, tested or moved
+# one without the other. Those left, each with why it stays for now; a new pair fails.
+MUTUAL_IMPORTS_LEFT = {
+    ("memdir.agent_transcripts", "memdir.conversation"),  # conversation reads other CLIs' transcripts lazily
+    ("memdir.releases", "memdir.settings_table"),  # a release setting is checked by the table's rules
+}
+
+
+def module_name(path):
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def memdir_imports(path, known):
+    """The memdir modules ``path`` imports: ``from memdir.store import files`` names memdir.store.files."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                yield full if full in known else node.module
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+
+
+def test_no_two_modules_import_each_other():
+    paths = {module_name(path): path for path in modules()}
+    imports = {name: set(memdir_imports(path, paths)) & set(paths) - {name} for name, path in paths.items()}
+    mutual = {(a, b) for a, targets in imports.items() for b in targets if a < b and a in imports[b]}
+    assert mutual - MUTUAL_IMPORTS_LEFT == set()

@@ -57,6 +57,7 @@ class MemorySession:
         model_timeout: float | None = None,
         clock: Callable[[], float] = time.time,
         instructions: bool = False,
+        defer_work: bool = False,
     ) -> None:
         """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain instead of the
         memory indexes alone. Without ``selector``, ``selector_kind`` or else the settings choose one
@@ -64,8 +65,12 @@ class MemorySession:
         on first use with the memory directory's own derived index as its cache; ``model_timeout``
         caps how long a model may take to pick before the offline ranking answers. The model (for
         the selector and the agents alike) is ``model`` when given, else the one ``model_spec``
-        names, else ``MEMDIR_MODEL``, else the settings key ``memdir.model``."""
+        names, else ``MEMDIR_MODEL``, else the settings key ``memdir.model``. ``defer_work=True``
+        is for a caller that must answer at once (the prompt hook): recall then leaves the derived
+        index's long work (a first build, a due full refresh, a large catch-up of its stored
+        rankings) to a background ``memdir reindex``, which the index asks for (``background_due``)."""
         self.config = config
+        self.defer_work = defer_work
         self.instructions = instructions
         self._memory_dir = memory_dir
         self._agent_dir: MemoryDir | None = None
@@ -228,6 +233,7 @@ class MemorySession:
                 selector=self.selector,
                 clock=self._clock,
                 dated_headers=self.config.claude_code.rules.dated_memory_headers,
+                defer_work=self.defer_work,
             )
         return self._recaller
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from memdir.cli import cli
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.recall.lexical import _decode, _Doc, _encode
+from memdir.recall.lexical import Analysis, decode_analysis, encode_analysis
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.recaller import Recaller
 from memdir.store.index_db import IndexedMemoryDir, MemoryIndex
@@ -94,8 +94,8 @@ def test_a_lexical_selector_without_the_index_needs_no_cache(tmp_path):
     length=st.floats(min_value=0, max_value=1e6, allow_nan=False),
 )
 def test_a_stored_analysis_decodes_to_the_same_terms_and_length(terms, length):
-    doc = _Doc(key=(1.5, 10), terms=terms, length=length)
-    assert _decode(_encode(doc), (1.5, 10)) == doc
+    doc = Analysis(key=(1.5, 10), terms=terms, length=length)
+    assert decode_analysis(encode_analysis(doc), (1.5, 10)) == doc
 
 
 def test_reindex_stores_the_postings_a_hook_would_otherwise_make(tmp_path, monkeypatch):

@@ -2,7 +2,7 @@ from memdir.model.analysis import stem, tokenize
 from memdir.model.memory_type import MemoryType
 from memdir.recall.lexical import LexicalIndex
 from memdir.recall.lexical_selector import LexicalSelector
-from memdir.recall.selector_protocol import SelectionRequest
+from memdir.recall.selector_protocol import Query, SelectionRequest
 from memdir.store.scan import MemoryHeader
 
 
@@ -53,11 +53,11 @@ def test_the_index_follows_changes_incrementally():
     index = LexicalIndex()
     a = header("a", "alpha topic")
     index.sync([a])
-    assert set(index.score("alpha")) == {"/m/a.md"}
+    assert set(index.score(Query("alpha"))) == {"/m/a.md"}
     b = header("a", "beta topic", mtime=2.0)
     index.sync([b])
-    assert index.score("alpha") == {}
-    assert set(index.score("beta")) == {"/m/a.md"}
+    assert index.score(Query("alpha")) == {}
+    assert set(index.score(Query("beta"))) == {"/m/a.md"}
     index.sync([])
     assert len(index) == 0
 
@@ -68,11 +68,11 @@ def test_a_list_changed_in_place_is_reindexed_and_an_equal_one_is_not():
     index.sync(headers)
     headers[1] = header("b", "delta topic", mtime=2.0)
     index.sync(headers)
-    assert index.score("gamma") == {}
-    assert set(index.score("delta")) == {"/m/b.md"}
+    assert index.score(Query("gamma")) == {}
+    assert set(index.score(Query("delta"))) == {"/m/b.md"}
     # Equal header values, new objects: the same documents, nothing to redo.
     index.sync([header("a", "alpha topic"), header("b", "delta topic", mtime=2.0)])
-    assert set(index.score("alpha delta")) == {"/m/a.md", "/m/b.md"}
+    assert set(index.score(Query("alpha delta"))) == {"/m/a.md", "/m/b.md"}
 
 
 def test_a_first_query_scores_the_same_with_postings_built_on_demand_as_with_all_of_them():
@@ -85,18 +85,18 @@ def test_a_first_query_scores_the_same_with_postings_built_on_demand_as_with_all
     queries = ["deploy the release", "database backup runbook", "billing audit checklist notes", "nothing here"]
     built = LexicalIndex()
     built.sync(headers)
-    built.score("warm up")
-    built.score("every posting is built from the second query on")
+    built.score(Query("warm up"))
+    built.score(Query("every posting is built from the second query on"))
     for query in queries:
         fresh = LexicalIndex()  # what a new process has: one sync, then its first query
         fresh.sync(headers)
-        assert fresh.score(query) == built.score(query)
+        assert fresh.score(Query(query)) == built.score(Query(query))
         assert [fresh.idf(term) for term in tokenize(query)] == [built.idf(term) for term in tokenize(query)]
     changed = [header("m0", "deploy notes moved", body="kept elsewhere", mtime=2.0), *headers[2:]]
     fresh = LexicalIndex()
     fresh.sync(headers)
-    fresh.score(queries[0])
+    fresh.score(Query(queries[0]))
     fresh.sync(changed)  # a change after a first query builds the rest before applying it
     built.sync(changed)
     for query in queries:
-        assert fresh.score(query) == built.score(query)
+        assert fresh.score(Query(query)) == built.score(Query(query))

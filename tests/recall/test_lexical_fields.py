@@ -8,9 +8,10 @@ ranker that dropped a field (or weighted them all alike) would break.
 from __future__ import annotations
 
 from memdir.model.memory_type import MemoryType
-from memdir.recall.lexical import FIELD_WEIGHTS, LexicalIndex
+from memdir.recall.bm25 import FIELD_WEIGHTS, Params
+from memdir.recall.lexical import LexicalIndex
 from memdir.recall.lexical_selector import LexicalSelector
-from memdir.recall.selector_protocol import SelectionRequest
+from memdir.recall.selector_protocol import Query, SelectionRequest
 from memdir.store.scan import MemoryHeader
 
 
@@ -45,16 +46,16 @@ def test_a_word_counts_most_in_the_description_then_the_name_then_the_body() -> 
     in_body = memory("b", name="zebra", description="walrus", body="kubernetes")
     index = LexicalIndex()
     index.sync([*FILLER, in_description, in_name, in_body])
-    scores = index.score("kubernetes")
+    scores = index.score(Query("kubernetes"))
     assert set(scores) == {"/m/d.md", "/m/n.md", "/m/b.md"}
     assert scores["/m/d.md"] > scores["/m/n.md"] > scores["/m/b.md"] > 0
     assert FIELD_WEIGHTS["description"] > FIELD_WEIGHTS["name"] > FIELD_WEIGHTS["body"]
 
 
 def test_a_word_in_a_field_weighted_zero_does_not_match() -> None:
-    index = LexicalIndex(field_weights={**FIELD_WEIGHTS, "name": 0.0})
+    index = LexicalIndex(params=Params(field_weights={**FIELD_WEIGHTS, "name": 0.0}))
     index.sync([*FILLER, memory("n", name="kubernetes", description="zebra")])
-    assert index.score("kubernetes") == {}
-    index = LexicalIndex(field_weights={**FIELD_WEIGHTS, "body": 0.0})
+    assert index.score(Query("kubernetes")) == {}
+    index = LexicalIndex(params=Params(field_weights={**FIELD_WEIGHTS, "body": 0.0}))
     index.sync([*FILLER, memory("b", name="zebra", description="walrus", body="kubernetes")])
-    assert index.score("kubernetes") == {}
+    assert index.score(Query("kubernetes")) == {}

@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 
 import memdir.recall.stored_lexical as stored_lexical
+import memdir.store.index_catchup as index_catchup
 import memdir.store.index_db as index_db
 from memdir.config import resolve_config
 from memdir.integrations.hooks.events import run_hook
@@ -124,7 +125,7 @@ def test_a_change_larger_than_the_budget_is_left_to_the_background(tmp_path):
 def test_a_fresh_process_sees_new_removed_and_replaced_files_of_a_large_store_from_directory_listings(
     tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(index_db, "SMALL_STORE", 0)  # every store takes the large-store path
+    monkeypatch.setattr(index_catchup, "SMALL_STORE", 0)  # every store takes the large-store path
     root = str(tmp_path / "mem")
     store = fill(root, count=20)
     os.makedirs(os.path.join(root, "nested"))
@@ -144,8 +145,7 @@ def test_a_fresh_process_sees_new_removed_and_replaced_files_of_a_large_store_fr
         index=False,
     )
     with MemoryIndex(root, db, refresh_interval=3600) as fresh:
-        fresh.defer_work = True
-        assert fresh.catch_up()
+        assert fresh.catch_up(defer_work=True)
         assert not fresh.background_due  # the last full refresh is recent
         files = set(fresh.headers_by_files(["nested/fresh.md", "project_deploy_note_0.md"]))
         assert files == {"nested/fresh.md"}
@@ -153,8 +153,7 @@ def test_a_fresh_process_sees_new_removed_and_replaced_files_of_a_large_store_fr
             "Wombat schema"
         )
     with MemoryIndex(root, db, refresh_interval=0) as later:
-        later.defer_work = True
-        assert later.catch_up() and later.full_due and later.background_due
+        assert later.catch_up(defer_work=True) and later.full_due and later.background_due
 
 
 def test_an_index_never_built_answers_from_the_newest_and_is_built_in_the_background(tmp_path, monkeypatch):

@@ -167,8 +167,7 @@ def test_a_new_process_catching_up_a_small_store_sees_an_in_place_edit_at_once(s
 def test_a_deferred_catch_up_reads_changed_directories_now_and_checks_every_file_when_verified(store, tmp_path):
     db = indexed_then_edited(store, tmp_path)
     with MemoryIndex(store.root, db) as fresh:
-        fresh.defer_work = True  # as the prompt hook sets it
-        assert fresh.catch_up() and fresh.verify_due and not fresh.background_due
+        assert fresh.catch_up(defer_work=True) and fresh.verify_due and not fresh.background_due
         assert fresh.headers_by_files(["user_role.md"])["user_role.md"].description == "User is a backend lead"
         assert fresh.verify() and not fresh.verify_due
         assert fresh.headers_by_files(["user_role.md"])["user_role.md"].description == "User is a frontend lead now"
@@ -177,8 +176,7 @@ def test_a_deferred_catch_up_reads_changed_directories_now_and_checks_every_file
     st = os.stat(store.root)
     os.utime(store.root, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     with MemoryIndex(store.root, db) as fresh:
-        fresh.defer_work = True
-        assert fresh.catch_up() and fresh.verify_due
+        assert fresh.catch_up(defer_work=True) and fresh.verify_due
         assert fresh.headers_by_files([later.file])[later.file].description == "Added afterwards"
 
 

@@ -16,13 +16,16 @@ import math
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memdir.environment import VARIABLES
 from memdir.errors import ConfigError
 from memdir.recall.selector_protocol import Selection, SelectionRequest, StoreRequest, StoreSelection, unexpired
 from memdir.recall.stored_vectors import StoredSimilarities, StoredVectors, row_dots
 from memdir.store.scan import MemoryHeader, same_headers
+
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
 
 __all__ = [
     "MODEL_ENV_VAR",
@@ -367,11 +370,9 @@ class EmbeddingRanker:
             return np.zeros((0, self.encoder.dimension), dtype=np.float32)
         return np.stack([self._vectors[h] for h in hashes]).astype(np.float32, copy=False)
 
-    def store_scores(self, query: str, store: Any, *, budget: int | None = None) -> StoredSimilarities | None:
+    def store_scores(self, query: str, store: RankedStore, *, budget: int | None = None) -> StoredSimilarities | None:
         """The query's similarity to every memory of a derived index, from its stored matrix (brought
-        up to date first, within ``budget``; a matrix behind it is used as it is). None without one."""
-        if not hasattr(store, "transact"):
-            return None
+        up to date first, within ``budget``; a matrix behind it is used as it is)."""
         if self._stored is None or self._stored.host is not store:
             self._stored = StoredVectors(store, self)
         self._stored.sync(budget=budget)

@@ -27,6 +27,7 @@ from memdir.recall.embedding import (
 )
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
+    Query,
     RankingSelector,
     Selection,
     SelectionRequest,
@@ -114,15 +115,17 @@ class HybridSelector:
 
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
         """The fused ranking, best first, with the fused scores."""
+        query = Query(query)
         lexical = self.lexical.scored(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
         return lexical if embedded is None else self._fuse(lexical, embedded)
 
     def select(self, request: SelectionRequest) -> Selection:
-        lexical = self.lexical.scored(request.query, request.candidates, limit=max(100, 10 * request.limit))
-        relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query)}
+        query = Query(request.query)
+        lexical = self.lexical.scored(query, request.candidates, limit=max(100, 10 * request.limit))
+        relevant = {header.path for header, _ in self.lexical.admit(lexical, query)}
         ranked = lexical
-        embedded = self._embedded(request.query, request.candidates) if request.candidates else None
+        embedded = self._embedded(query, request.candidates) if request.candidates else None
         if embedded is not None:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
@@ -138,21 +141,19 @@ class HybridSelector:
         ranker = self.embedding if isinstance(self.embedding, EmbeddingRanker) else None
         if self.embedding is not None and ranker is None:
             return None  # a ranker without a stored form ranks the headers
+        query = Query(request.query)
+        depth = max(100, 10 * request.limit)
         lexical = self.lexical.rank_store(
-            request.query,
-            request.store,
-            limit=max(100, 10 * request.limit),
-            exclude=request.exclude,
-            budget=request.budget,
+            query, request.store, limit=depth, exclude=request.exclude, budget=request.budget
         )
         if lexical is None:
             return None
         lexical = unexpired(lexical, request.now_s)
         postings = self.lexical.stored(request.store)
-        relevant = {header.path for header, _ in self.lexical.admit(lexical, request.query, postings)}
+        relevant = {header.path for header, _ in self.lexical.admit(lexical, query, postings)}
         ranked = lexical
-        embedded = None if ranker is None else ranker.store_scores(request.query, request.store, budget=request.budget)
-        if embedded is not None and ranker is not None and postings is not None:
+        embedded = None if ranker is None else ranker.store_scores(query, request.store, budget=request.budget)
+        if embedded is not None and ranker is not None:
             embedded.exclude = request.exclude
             embedded.get_many(postings.row_ids())
             ranked = unexpired(self._fuse(lexical, embedded), request.now_s)

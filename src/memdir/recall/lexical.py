@@ -8,28 +8,32 @@ warm query touches only the postings of its own terms.
 from __future__ import annotations
 
 import json
-import math
 from _thread import allocate_lock  # threading's Lock itself, without importing threading (1 ms a hook)
 from collections.abc import Mapping, Sequence
 from sys import intern
 from typing import NamedTuple, Protocol
 
 from memdir.model.analysis import ANALYSIS_FORMAT, tokenize
+from memdir.recall import bm25
+from memdir.recall.bm25 import DEFAULT_PARAMS, LengthNorms, Params
+from memdir.recall.selector_protocol import Query
 from memdir.store.scan import MemoryHeader, same_headers
 
-__all__ = ["FIELD_WEIGHTS", "AnalysisCache", "LexicalIndex", "analysis_version"]
+__all__ = [
+    "Analysis",
+    "AnalysisCache",
+    "LexicalIndex",
+    "analyse",
+    "analysis_version",
+    "decode_analysis",
+    "encode_analysis",
+]
 
-# Name and description are written to be matched against ("specific enough to judge relevance"),
-# so they weigh more than body text, which is longer and noisier.
-FIELD_WEIGHTS: Mapping[str, float] = {"name": 2.5, "description": 3.0, "type": 0.5, "body": 1.0}
 _BODY_CHARS = 1500
-_K1 = 1.2
-_COMMON_MIN_DOCS = 100
-_B = 0.75
 _FLOATS: dict[float, float] = {}
 
 
-class _Doc(NamedTuple):
+class Analysis(NamedTuple):
     """One memory's analysis, with the (mtime, size) it was made from."""
 
     key: tuple[float, int]
@@ -56,7 +60,7 @@ _PAYLOAD_FORMAT = "1"
 # Below this many memories to analyse, asking the cache costs about what it saves.
 _CACHE_MIN_DOCS = 64
 _CACHE_BATCH = 2000
-# From this many stored analyses on, their terms are interned (see _decode).
+# From this many stored analyses on, their terms are interned (see decode_analysis).
 _SHARE_MIN_DOCS = 2000
 
 
@@ -66,7 +70,7 @@ def analysis_version(weights: Mapping[str, float]) -> str:
     return f"{_PAYLOAD_FORMAT}.{ANALYSIS_FORMAT};{_BODY_CHARS};{fields}"
 
 
-def _encode(doc: _Doc) -> str:
+def encode_analysis(doc: Analysis) -> str:
     """``[length, "term term ...", "code code ...", [weight, ...]]``: the terms in one string and
     their weights as codes into a short table, so that decoding is a few C-level passes."""
     table: dict[float, int] = {}
@@ -74,7 +78,7 @@ def _encode(doc: _Doc) -> str:
     return json.dumps([doc.length, " ".join(doc.terms), " ".join(codes), list(table)], separators=(",", ":"))
 
 
-def _decode(payload: str, key: tuple[float, int], *, share: bool = True) -> _Doc | None:
+def decode_analysis(payload: str, key: tuple[float, int], *, share: bool = True) -> Analysis | None:
     """A stored analysis, or None when it is not one this version wrote (the memory is analysed anew).
 
     ``share`` makes each term one string object across the index (``sys.intern``): a large store
@@ -90,10 +94,12 @@ def _decode(payload: str, key: tuple[float, int], *, share: bool = True) -> _Doc
             terms = dict(zip(map(intern, names) if share else names, coded, strict=True))
     except (ValueError, TypeError, IndexError, AttributeError):
         return None
-    return _Doc(key=key, terms=terms, length=float(length))
+    return Analysis(key=key, terms=terms, length=float(length))
 
 
-def _analyse(header: MemoryHeader, weights: Mapping[str, float]) -> _Doc:
+def analyse(header: MemoryHeader, weights: Mapping[str, float]) -> Analysis:
+    """One memory's analysis: its name (else its file's), description, type and the start of its
+    body, each field's terms counted with that field's weight."""
     fields = {
         "name": header.name or header.filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "),
         "description": header.description or "",
@@ -116,27 +122,21 @@ def _analyse(header: MemoryHeader, weights: Mapping[str, float]) -> _Doc:
     # index's memory (about 150 MB of 220 at 20,000 memories).
     for term, value in weighted.items():
         weighted[term] = _FLOATS.setdefault(value, value)
-    return _Doc(key=(header.mtime_ms, header.size), terms=weighted, length=length)
+    return Analysis(key=(header.mtime_ms, header.size), terms=weighted, length=length)
 
 
 class LexicalIndex:
-    """A BM25F-style index over memory headers, rebuilt incrementally as headers change."""
+    """A BM25F-style index over memory headers, rebuilt incrementally as headers change; it scores
+    with :mod:`memdir.recall.bm25` and meets its :class:`~memdir.recall.bm25.TermStats`."""
 
-    def __init__(
-        self,
-        *,
-        field_weights: Mapping[str, float] = FIELD_WEIGHTS,
-        k1: float = _K1,
-        b: float = _B,
-        cache: AnalysisCache | None = None,
-    ) -> None:
-        self.field_weights = dict(field_weights)
+    def __init__(self, *, params: Params = DEFAULT_PARAMS, cache: AnalysisCache | None = None) -> None:
+        self.params = params
+        self.field_weights = dict(params.field_weights)
         self.cache = cache
         self.version = analysis_version(self.field_weights)
-        self.k1 = k1
-        self.b = b
-        self._docs: dict[str, _Doc] = {}
-        self._analysed: dict[str, _Doc] = {}  # survives removal, so a memory that leaves and returns is not re-analysed
+        self._docs: dict[str, Analysis] = {}
+        # Survives removal, so a memory that leaves and returns is not re-analysed.
+        self._analysed: dict[str, Analysis] = {}
         self._postings: dict[str, dict[str, float]] = {}
         # After a first sync the postings are built per term, on demand, until a second query or a
         # change: a hook process asks one query, and building the postings of every term of every
@@ -146,7 +146,7 @@ class LexicalIndex:
         self._total_length = 0.0
         self._held: list[MemoryHeader] = []
         self.headers: dict[str, MemoryHeader] = {}  # path -> the header now indexed
-        self._norm_cache: dict[str, float] | None = None
+        self._norm_cache: LengthNorms[str] | None = None
         self._lock = allocate_lock()
 
     def __len__(self) -> int:
@@ -178,7 +178,7 @@ class LexicalIndex:
                     self._remove(header.path)
                 cached = self._analysed.get(header.path)
                 if cached is None or cached.key != (header.mtime_ms, header.size):
-                    cached = self._analysed[header.path] = _analyse(header, self.field_weights)
+                    cached = self._analysed[header.path] = analyse(header, self.field_weights)
                 self._add(header.path, cached)
             if len(self._analysed) > 2 * len(self._docs) + 64:
                 self._analysed = {path: doc for path, doc in self._analysed.items() if path in self._docs}
@@ -203,10 +203,12 @@ class LexicalIndex:
         for path, header in todo.items():
             key = (header.mtime_ms, header.size)
             found = stored.get(path)
-            doc = _decode(found[2], key, share=share) if found is not None and (found[0], found[1]) == key else None
+            doc = None
+            if found is not None and (found[0], found[1]) == key:
+                doc = decode_analysis(found[2], key, share=share)
             if doc is None:
-                doc = _analyse(header, self.field_weights)
-                fresh[path] = (header.mtime_ms, header.size, _encode(doc))
+                doc = analyse(header, self.field_weights)
+                fresh[path] = (header.mtime_ms, header.size, encode_analysis(doc))
                 # Stored as it goes: a process stopped half-way (a hook past its timeout) leaves
                 # its work for the next one instead of every process starting over.
                 if len(fresh) >= _CACHE_BATCH:
@@ -216,14 +218,14 @@ class LexicalIndex:
         if fresh:
             self.cache.put_analyses(fresh, self.version)
 
-    def _add(self, path: str, doc: _Doc) -> None:
+    def _add(self, path: str, doc: Analysis) -> None:
         self._norm_cache = None
         self._docs[path] = doc
         self._total_length += doc.length
         if not self._lazy:
             self._post(path, doc)
 
-    def _post(self, path: str, doc: _Doc) -> None:
+    def _post(self, path: str, doc: Analysis) -> None:
         postings = self._postings
         for term, tf in doc.terms.items():
             posting = postings.get(term)
@@ -262,56 +264,28 @@ class LexicalIndex:
         with self._lock:
             count = len(self._docs)
             df = len(self._posting(term))
-        return math.log(1.0 + (count - df + 0.5) / (df + 0.5)) if df else 0.0
+        return bm25.idf(count, df)
 
     def terms_of(self, path: str) -> Mapping[str, float]:
         doc = self._docs.get(path)
         return doc.terms if doc is not None else {}
 
-    def _norms(self) -> dict[str, float]:
-        """Each document's BM25 length normalisation, recomputed only after the documents changed."""
+    def _norms(self) -> LengthNorms[str]:
+        """The documents' BM25 length norms, kept until the documents change."""
         if self._norm_cache is None:
-            count = len(self._docs)
-            average = (self._total_length / count if count else 0.0) or 1.0
-            k1, b = self.k1, self.b
-            self._norm_cache = {path: k1 * (1.0 - b + b * doc.length / average) for path, doc in self._docs.items()}
+            docs = self._docs
+            average = bm25.average_length(self._total_length, len(docs))
+            self._norm_cache = LengthNorms(lambda path: docs[path].length, average, self.params)
         return self._norm_cache
 
-    def score(self, query: str | Mapping[str, float], *, only: set[str] | None = None) -> dict[str, float]:
-        """BM25 scores of the documents sharing a distinctive term with ``query``.
-
-        ``query`` is text, or a mapping of analysed terms to weights (an expanded query). Terms are
-        taken rarest first; a term found in more than half of the memories only adds to memories
-        that a rarer term already matched (when one did, in a store of 100 memories or more): sharing
-        only such words is no evidence of relevance, and skipping their long postings keeps recall
-        fast on large stores.
-        """
-        terms = dict.fromkeys(tokenize(query), 1.0) if isinstance(query, str) else dict(query)
+    def score(self, query: Query) -> dict[str, float]:
+        """BM25 scores of the documents sharing a term with ``query`` (:func:`memdir.recall.bm25.scores`)."""
         with self._lock:
             count = len(self._docs)
-            if not count or not terms:
+            if not count or not query.terms:
                 return {}
             if self._scored:
                 self._complete_postings()  # a second query: this process keeps asking, so build them all
             self._scored = True
-            norms = self._norms()
-            k1p1 = self.k1 + 1.0
-            postings = {term: posting for term in terms if (posting := self._posting(term))}
-            ordered = sorted(postings, key=lambda term: len(postings[term]))
-            scores: dict[str, float] = {}
-            for term in ordered:
-                posting = postings[term]
-                df = len(posting)
-                idf = terms[term] * math.log(1.0 + (count - df + 0.5) / (df + 0.5))
-                if scores and 2 * df > count >= _COMMON_MIN_DOCS:
-                    for path, value in scores.items():
-                        tf = posting.get(path)
-                        if tf is not None:
-                            scores[path] = value + idf * tf * k1p1 / (tf + norms[path])
-                    continue
-                get = scores.get
-                for path, tf in posting.items():
-                    if only is not None and path not in only:
-                        continue
-                    scores[path] = get(path, 0.0) + idf * tf * k1p1 / (tf + norms[path])
-            return scores
+            postings = {term: posting for term in query.terms if (posting := self._posting(term))}
+            return bm25.scores(postings, self._norms(), count, self.params.k1)

@@ -7,13 +7,13 @@ selector. The protocol it meets lives in :mod:`memdir.recall.selector_protocol`.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
-from memdir.model.analysis import is_pair, tokenize
-from memdir.recall.lexical import FIELD_WEIGHTS, AnalysisCache, LexicalIndex
+from memdir.recall.bm25 import DEFAULT_PARAMS, Params, TermStats, query_weights
+from memdir.recall.lexical import AnalysisCache, LexicalIndex
 from memdir.recall.selector_protocol import (
+    Query,
     Selection,
     SelectionRequest,
     StoreRequest,
@@ -26,27 +26,16 @@ from memdir.store.scan import MemoryHeader
 
 if TYPE_CHECKING:
     from memdir.recall.stored_lexical import StoredPostings
+    from memdir.store.ranked_store import RankedStore
 
 __all__ = ["LexicalSelector"]
 
 
 def _covered(weights: Mapping[str, float], terms: Mapping[str, float]) -> float:
-    """The share of the query's information (idf mass, ``weights``) that a memory's ``terms`` hold;
-    a word the store has never seen counts as one held by a single memory, so a question about
-    something absent covers little. An unseen pair of characters (Chinese, Japanese, Korean) counts
-    half: most are the seam between two words of the query ("写集" in "写集成测试")."""
+    """The share of the query's information (``weights``, :func:`memdir.recall.bm25.query_weights`)
+    that a memory's ``terms`` hold."""
     total = sum(weights.values())
     return sum(weight for term, weight in weights.items() if term in terms) / total if total else 0.0
-
-
-class _TermStats(Protocol):
-    """The counts the relevance floor reads: the in-memory index, or the stored postings."""
-
-    def __len__(self) -> int: ...
-
-    def idf(self, term: str) -> float: ...
-
-    def terms_of(self, path: str) -> Mapping[str, float]: ...
 
 
 class LexicalSelector:
@@ -61,12 +50,13 @@ class LexicalSelector:
         min_score: float = 0.0,
         relative_floor: float = 0.4,
         min_coverage: float = 0.2,
-        field_weights: Mapping[str, float] = FIELD_WEIGHTS,
-        k1: float = 1.2,
-        b: float = 0.75,
+        field_weights: Mapping[str, float] = DEFAULT_PARAMS.field_weights,
+        k1: float = DEFAULT_PARAMS.k1,
+        b: float = DEFAULT_PARAMS.b,
         cache: AnalysisCache | None = None,
     ) -> None:
-        self.index = LexicalIndex(field_weights=field_weights, k1=k1, b=b, cache=cache)
+        self.params = Params(k1=k1, b=b, field_weights=dict(field_weights))
+        self.index = LexicalIndex(params=self.params, cache=cache)
         self.min_score = min_score
         # A memory that scores far below the best match shares only an incidental word with the
         # query; surfacing it costs context and attention for nothing.
@@ -86,7 +76,7 @@ class LexicalSelector:
     ) -> list[tuple[MemoryHeader, float]]:
         """The BM25 ranking alone, before any ordering: what the hybrid fuses."""
         self.index.sync(candidates)
-        scores = self.index.score(query)
+        scores = self.index.score(Query(query))
         by_path = self.index.headers
         if limit is not None and len(scores) > limit:
             best = heapq.nlargest(limit, scores, key=scores.__getitem__)
@@ -96,71 +86,64 @@ class LexicalSelector:
         ranked.sort(key=lambda item: (-item[1], -item[0].mtime_ms, item[0].filename))
         return ranked
 
-    @staticmethod
-    def _query_weights(query: str, index: _TermStats) -> dict[str, float]:
-        """Each query term's share of the information: its idf, or that of the rarest word if unseen."""
-        asked = set(tokenize(query))
-        count = len(index)
-        rarest = math.log(1.0 + (count - 0.5) / 1.5)  # the idf of a word only one memory holds
-        return {term: index.idf(term) or (rarest / 2 if is_pair(term) else rarest) for term in asked}
-
     def admit(
-        self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None, stats: _TermStats | None = None
+        self, ranked: Sequence[tuple[MemoryHeader, float]], query: str | None = None, stats: TermStats | None = None
     ) -> list[tuple[MemoryHeader, float]]:
         """The part of a ranking above the relevance floor: a positive score, at least
         ``relative_floor`` of the best match's, and (given the query) at least ``min_coverage``
-        of the query's information matched."""
+        of the query's information matched, as ``stats`` (this selector's index by default) counts it."""
         floor = max(self.min_score, ranked[0][1] * self.relative_floor) if ranked else self.min_score
         kept = [(header, score) for header, score in ranked if score > self.min_score and score >= floor]
         if query is None or not self.min_coverage:
             return kept
-        index: _TermStats = self.index if stats is None else stats
-        weights = self._query_weights(query, index)
+        index: TermStats = self.index if stats is None else stats
+        weights = query_weights(Query(query).terms, index)
         return [(h, score) for h, score in kept if _covered(weights, index.terms_of(h.path)) >= self.min_coverage]
 
     # -- the whole store, ranked in the derived index ---------------------------------------------
-    def stored(self, store: Any) -> StoredPostings | None:
-        """The postings stored in ``store`` (a derived index) for this selector's ranking, or None
-        when they cannot stand for it (other field weights or BM25 parameters)."""
-        if (self.index.field_weights, self.index.k1, self.index.b) != (dict(FIELD_WEIGHTS), 1.2, 0.75):
-            return None
-        if not hasattr(store, "transact"):
-            return None
+    def stored(self, store: RankedStore) -> StoredPostings:
+        """The postings stored in ``store`` for this selector's ranking (built for its parameters)."""
         if self._stored is None or self._stored.host is not store:
             from memdir.recall.stored_lexical import StoredPostings
 
-            self._stored = StoredPostings(store)
+            self._stored = StoredPostings(store, params=self.params)
         return self._stored
 
     def rank_store(
-        self, query: str, store: Any, *, limit: int, exclude: frozenset[str] = frozenset(), budget: int | None = None
+        self,
+        query: str,
+        store: RankedStore,
+        *,
+        limit: int,
+        exclude: frozenset[str] = frozenset(),
+        budget: int | None = None,
     ) -> list[tuple[MemoryHeader, float]] | None:
         """The best ``limit`` memories of the whole store by BM25, best first, as :meth:`scored` orders
-        them (the same scores when nothing is excluded); None when the
-        stored postings are behind by more than ``budget`` or cannot stand for this ranking."""
+        them (the same scores when nothing is excluded); None when the stored postings are behind by
+        more than ``budget``."""
         stored = self.stored(store)
-        if stored is None or not stored.sync(budget=budget):
+        if not stored.sync(budget=budget):
             return None
-        return stored.best(stored.score(query), limit, exclude)
+        return stored.best(stored.score(Query(query)), limit, exclude)
 
     def select_store(self, request: StoreRequest) -> StoreSelection | None:
+        query = Query(request.query)
         depth = max(50, 10 * request.limit)
-        ranked = self.rank_store(
-            request.query, request.store, limit=depth, exclude=request.exclude, budget=request.budget
-        )
+        ranked = self.rank_store(query, request.store, limit=depth, exclude=request.exclude, budget=request.budget)
         if ranked is None:
             return None
         ranked = unexpired(ranked, request.now_s)
-        admitted = {header.path for header, _ in self.admit(ranked, request.query, self._stored)}
+        admitted = {header.path for header, _ in self.admit(ranked, query, self._stored)}
         chosen = admitted_in_order(ranked, admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
 
     def select(self, request: SelectionRequest) -> Selection:
+        query = Query(request.query)
         depth = max(50, 10 * request.limit)
-        ranked = self.scored(request.query, request.candidates, limit=depth)
-        admitted = {header.path for header, _ in self.admit(ranked, request.query)}
+        ranked = self.scored(query, request.candidates, limit=depth)
+        admitted = {header.path for header, _ in self.admit(ranked, query)}
         chosen = admitted_in_order(ranked, admitted)
         files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
         return Selection(files=tuple(files[: request.limit]), selector=self.name)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from memdir.model.analysis import tokenize
+from memdir.recall.selector_protocol import Query
 from memdir.store.links import LinkResolver, find_links
 from memdir.store.scan import MemoryHeader
 
@@ -32,7 +33,7 @@ def _bears_on(asked: frozenset[str], header: MemoryHeader) -> bool:
 
 
 def with_linked(
-    query: str,
+    query: Query,
     files: Sequence[str],
     by_name: Mapping[str, MemoryHeader],
     pool: Sequence[MemoryHeader],
@@ -47,7 +48,7 @@ def with_linked(
     if not any("[[" in header.preview for header in chosen):
         return tuple(files[:limit])
     resolver = LinkResolver(pool)
-    asked = frozenset(tokenize(query))
+    asked = frozenset(query.terms)
     taken = {header.path for header in chosen}
     out: list[str] = []
     for header in chosen:

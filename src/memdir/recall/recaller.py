@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from memdir.model.analysis import has_unspaced_words
 from memdir.model.text import utf16_len
 from memdir.model.timefields import is_expired
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.selector_protocol import (
+    Query,
     Selection,
     SelectionRequest,
     Selector,
     StoreRequest,
-    StoreSelection,
     StoreSelector,
 )
 from memdir.recall.surfacing import (
@@ -34,6 +34,9 @@ from memdir.recall.versions import Shown, VersionLookup, arrange, newer_note
 from memdir.store.directory import MemoryDir
 from memdir.store.scan import MemoryHeader, same_headers
 
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
+
 __all__ = [
     "STORE_CATCH_UP_BUDGET",
     "RecallResult",
@@ -43,7 +46,7 @@ __all__ = [
     "prefetch_skip_reason",
 ]
 
-# When the index's work is deferred (a prompt hook), how much catching up of the stored postings
+# When work is deferred (a prompt hook), how much catching up of the stored postings
 # recall does before it ranks, in memories analysed from nothing (about 0.1 s; a changed memory
 # counts eight); more is left to the background ``memdir reindex``.
 STORE_CATCH_UP_BUDGET = 300
@@ -84,7 +87,7 @@ class _Choice(NamedTuple):
 
     selection: Selection
     by_name: Mapping[str, MemoryHeader]
-    store: Any = None
+    store: RankedStore | None = None
 
 
 class RecallResult(NamedTuple):
@@ -138,11 +141,17 @@ class Recaller:
         limit: int = MAX_SURFACED_FILES,
         dated_headers: bool = True,
         follow_links: bool = True,
+        defer_work: bool = False,
     ) -> None:
         """``dated_headers``: surfaced memories say when they were saved (Claude Code 2.1.88) or
         only name their path (2.1.330); see :func:`memory_header`. ``follow_links``: a memory a
-        chosen one links to is surfaced after it when it bears on the message (:mod:`memdir.recall.linked`)."""
+        chosen one links to is surfaced after it when it bears on the message (:mod:`memdir.recall.linked`).
+        ``defer_work``: recall must answer now (the prompt hook): the derived index's long work (a
+        first build, a due full refresh, a catch-up of its stored rankings beyond
+        :data:`STORE_CATCH_UP_BUDGET`) is left to a background ``memdir reindex``, which the index asks
+        for (``background_due``)."""
         self.follow_links = follow_links
+        self.defer_work = defer_work
         self.memory_dir = memory_dir
         self.dated_headers = dated_headers
         self.selector: Selector = selector or LexicalSelector()
@@ -188,26 +197,33 @@ class Recaller:
         return [item.header for item in self._arranged(choice, None)[: limit or self.limit]]
 
     def _from_store(
-        self, query: str, recent_tools: Sequence[str], surfaced: Mapping[str, object], limit: int
-    ) -> StoreSelection | None:
+        self, query: Query, recent_tools: Sequence[str], surfaced: Mapping[str, object], limit: int
+    ) -> _Choice | None:
         """The selection ranked inside the derived index over the whole store, when the store has
         one and the selector can rank there; None otherwise (recall then ranks headers)."""
         if not isinstance(self.selector, StoreSelector):
             return None
-        store = self.memory_dir.ranked_store()
+        store = self.memory_dir.ranked_store(defer_work=self.defer_work)
         if store is None:
             return None
-        deferred = bool(getattr(store, "defer_work", False))
         request = StoreRequest(
             query=query,
             store=store,
             exclude=frozenset(surfaced),
             recent_tools=tuple(recent_tools),
             limit=limit,
-            budget=STORE_CATCH_UP_BUDGET if deferred else None,
+            budget=STORE_CATCH_UP_BUDGET if self.defer_work else None,
             now_s=self.clock(),
         )
-        return self.selector.select_store(request)
+        stored = self.selector.select_store(request)
+        if stored is None:
+            return None
+        by_file = stored.headers
+        files = tuple(dict.fromkeys(name for name in stored.selection.files if name in by_file))
+        if self.follow_links:
+            # Only the memories the store's ranking read can be reached here (its best 50 or so).
+            files = _with_linked(query, files, by_file, list(by_file.values()), limit)
+        return _Choice(stored.selection._replace(files=files), by_file, store)
 
     def _choose(
         self,
@@ -218,18 +234,15 @@ class Recaller:
         limit: int | None,
         headers: Sequence[MemoryHeader] | None,
     ) -> _Choice:
+        """What the selector chooses for ``query``, analysed here once (:class:`Query`) for every stage."""
+        message = Query(query)
         surfaced = state.surfaced if state is not None else {}
         cap = limit or self.limit
         if headers is None:
-            stored = self._from_store(query, recent_tools, surfaced, cap)
+            stored = self._from_store(message, recent_tools, surfaced, cap)
             if stored is not None:
-                by_file = stored.headers
-                files = tuple(dict.fromkeys(name for name in stored.selection.files if name in by_file))
-                if self.follow_links:
-                    # Only the memories the store's ranking read can be reached here (its best 50 or so).
-                    files = _with_linked(query, files, by_file, list(by_file.values()), cap)
-                return _Choice(stored.selection._replace(files=files), by_file, self.memory_dir.ranked_store())
-        pool = self.memory_dir.recall_scan() if headers is None else headers
+                return stored
+        pool = self.memory_dir.recall_scan(defer_work=self.defer_work) if headers is None else headers
         if any(".conflict-" in header.filename for header in pool):
             # A conflict copy is the same memory a second time, waiting for a person to resolve it:
             # never a candidate of its own.
@@ -243,17 +256,19 @@ class Recaller:
         by_name = self._names(pool)
         if not candidates:
             return _Choice(Selection(files=(), selector=self.selector.name), by_name)
-        request = SelectionRequest(query=query, candidates=candidates, recent_tools=tuple(recent_tools), limit=cap)
+        request = SelectionRequest(query=message, candidates=candidates, recent_tools=tuple(recent_tools), limit=cap)
         selection = self.selector.select(request)
         files = tuple(
             dict.fromkeys(name for name in selection.files if name in by_name and by_name[name].path not in surfaced)
         )
         if self.follow_links:
-            files = _with_linked(query, files, by_name, candidates, cap)
+            files = _with_linked(message, files, by_name, candidates, cap)
         return _Choice(Selection(files=files, selector=selection.selector, notes=selection.notes), by_name)
 
     @staticmethod
-    def _earlier(store: Any, state: RecallState | None, by_name: Mapping[str, MemoryHeader]) -> list[MemoryHeader]:
+    def _earlier(
+        store: RankedStore, state: RecallState | None, by_name: Mapping[str, MemoryHeader]
+    ) -> list[MemoryHeader]:
         """The headers of the memories this conversation was shown before, that a store ranking did
         not read (a newer version shown earlier is named beside an older one surfaced now)."""
         if state is None or not state.surfaced:
@@ -343,7 +358,7 @@ class Recaller:
 
 
 def _with_linked(
-    query: str, files: tuple[str, ...], by_name: Mapping[str, MemoryHeader], pool: Sequence[MemoryHeader], cap: int
+    query: Query, files: tuple[str, ...], by_name: Mapping[str, MemoryHeader], pool: Sequence[MemoryHeader], cap: int
 ) -> tuple[str, ...]:
     """``files`` with the memories they link to (:mod:`memdir.recall.linked`), imported only when a
     chosen memory has a link: most stores have none, and the prompt hook pays for every import."""

@@ -3,22 +3,28 @@
 A selector gets the query, the candidate headers (already-surfaced memories removed) and the
 tools used in this turn, and returns at most ``limit`` file names, best first, drawn only from
 the candidates. Selectors are built by kind through :mod:`memdir.recall.registry`; this module
-holds only the protocol and the request and answer types, so a new selector depends on nothing else.
+holds only the protocol, the query and the request and answer types, so a new selector depends on
+nothing else.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
+from memdir.model.analysis import tokenize
 from memdir.model.memory_type import MemoryType
 from memdir.model.patterns import LazyPattern
 from memdir.model.timefields import is_expired
 from memdir.recall.surfacing import MAX_SURFACED_FILES
 from memdir.store.scan import MemoryHeader
 
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
+
 __all__ = [
+    "Query",
     "RankingSelector",
     "Selection",
     "SelectionRequest",
@@ -30,6 +36,30 @@ __all__ = [
     "is_tool_manual",
     "unexpired",
 ]
+
+
+class Query(str):
+    """The message a recall is for, analysed once: the text, and its distinct ``terms`` (memdir's
+    tokeniser: stemmed English words, pairs of Chinese, Japanese, Korean and Thai characters) in
+    the order they come.
+
+    One recall asks several things of its message: the lexical ranking, the stored postings, the
+    hybrid and the relevance floor its terms, linked recall whether a memory shares one of them,
+    the embedding and the model selector its text. The recaller builds one ``Query`` and hands it
+    down, and each of them reads it instead of tokenising the message again. It is a ``str``, the
+    text itself, because :attr:`SelectionRequest.query` is one: every selector, a plugin's too,
+    reads it as text, unchanged. ``Query(query)`` of a ``Query`` is that same object, so a stage
+    called on its own (a selector's ``rank``) analyses the text it is given, once.
+    """
+
+    terms: tuple[str, ...]
+
+    def __new__(cls, text: str) -> Query:
+        if isinstance(text, Query):
+            return text
+        query = super().__new__(cls, text)
+        query.terms = tuple(dict.fromkeys(tokenize(text)))
+        return query
 
 
 class SelectionRequest(NamedTuple):
@@ -62,7 +92,7 @@ class StoreRequest(NamedTuple):
     ``budget``, the most memories the ranking may analyse now to catch up (None: no bound)."""
 
     query: str
-    store: Any  # memdir.store.index_db.MemoryIndex
+    store: RankedStore
     exclude: frozenset[str] = frozenset()
     recent_tools: Sequence[str] = ()
     limit: int = MAX_SURFACED_FILES

@@ -11,60 +11,68 @@ the same field weights) is inverted once into postings stored next to the memory
 - ``lex_lengths``: every memory's field-weighted length, packed by row id;
 - ``lex_docs``: each memory's analysis (what a change must take out of the postings, and what the
   relevance floor's coverage reads), with the file, mtime and size it was made from;
-- ``meta``: the analysis version, the total length and count, and the index generation they match.
+- ``meta``: the analysis version, the BM25 parameters the postings were built for
+  (:meth:`memdir.recall.bm25.Params.to_json`, read back to score with), the total length and count,
+  and the index generation they match.
 
-A query reads the postings of its own terms and the lengths, scores with the same arithmetic in
-the same order as the in-memory index (so the scores are the same numbers), and reads the
-headers of the best few memories only. Keeping the postings in step is :meth:`StoredPostings.sync`:
-nothing to do while the index's generation is unchanged, otherwise the changed rows are
-re-analysed and their chunks rewritten; ``budget`` bounds that work for a caller that cannot
-wait (the prompt hook leaves a large change to ``memdir reindex`` in the background).
+The tables are declared here, beside the SQL that reads and writes them, and created on the index's
+connection the first time the postings are brought in step.
+
+A query reads the postings of its own terms and the lengths, scores with :func:`memdir.recall.bm25.scores`
+as the in-memory index does (so the scores are the same numbers), and reads the headers of the
+best few memories only. Keeping the postings in step is :meth:`StoredPostings.sync`: nothing to do
+while the index's generation is unchanged, otherwise the changed rows are re-analysed and their
+chunks rewritten; ``budget`` bounds that work for a caller that cannot wait (the prompt hook leaves
+a large change to ``memdir reindex`` in the background).
 """
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from memdir.model.analysis import tokenize
-from memdir.recall.lexical import FIELD_WEIGHTS, _analyse, _decode, _encode, analysis_version
+from memdir.recall import bm25
+from memdir.recall.bm25 import DEFAULT_PARAMS, LengthNorms, Params
+from memdir.recall.lexical import Analysis, analyse, analysis_version, decode_analysis, encode_analysis
+from memdir.recall.selector_protocol import Query
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["CHUNK", "PostingsHost", "StoredPostings"]
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
+
+__all__ = ["CHUNK", "StoredPostings"]
 
 CHUNK = 4096
-_K1 = 1.2
-_B = 0.75
-_COMMON_MIN_DOCS = 100
-# A posting stores its memories' row ids as array("i") bytes: its size over this is how many it holds.
-_ID_BYTES = array("i").itemsize
-_TERMS_PER_QUERY = 500  # under SQLite's oldest limit on parameters (999)
 _CHANGE_COST = 8
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS lex_docs(
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    length REAL NOT NULL,
+    terms TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS lex_postings(
+    term TEXT NOT NULL,
+    chunk INTEGER NOT NULL,
+    docs BLOB NOT NULL,
+    tfs BLOB NOT NULL,
+    PRIMARY KEY (term, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lex_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL);
+"""
 _STALE = (
     "SELECT m.id, m.file, m.mtime_ns, m.size, m.name, m.description, m.type, m.nested_type, m.preview, d.terms "
     "FROM memories m LEFT JOIN lex_docs d ON d.id = m.id "
     "WHERE d.id IS NULL OR d.file != m.file OR d.mtime_ns != m.mtime_ns OR d.size != m.size ORDER BY m.id"
 )
 _GONE = "SELECT d.id, d.terms FROM lex_docs d LEFT JOIN memories m ON m.id = d.id WHERE m.id IS NULL"
-
-
-class PostingsHost(Protocol):
-    """What the postings need of the derived index (:class:`memdir.store.index_db.MemoryIndex`)."""
-
-    background_due: bool
-
-    def transact(self, step: Callable[[sqlite3.Connection], Any]) -> Any: ...
-
-    def generation(self) -> int: ...
-
-    def headers_by_ids(self, ids: Sequence[int]) -> dict[int, MemoryHeader]: ...
-
-    def _row_header(self, row: Sequence[Any]) -> MemoryHeader: ...
+_DocRow = tuple[int, str, int, int, float, str]  # a lex_docs row
 
 
 class _Edit:
@@ -89,21 +97,25 @@ def _chunked(postings: Mapping[str, tuple[array[int], array[float]]]) -> Iterabl
 
 
 class StoredPostings:
-    """BM25F over the postings stored in one derived index (default field weights, k1 1.2, b 0.75)."""
+    """BM25F over the postings stored in one derived index, built for ``params`` (the defaults:
+    k1 1.2, b 0.75, :data:`memdir.recall.bm25.FIELD_WEIGHTS`); it meets :class:`~memdir.recall.bm25.TermStats`."""
 
-    def __init__(self, host: PostingsHost, *, field_weights: Mapping[str, float] = FIELD_WEIGHTS) -> None:
+    def __init__(self, host: RankedStore, *, params: Params = DEFAULT_PARAMS) -> None:
         self.host = host
-        self.field_weights = dict(field_weights)
-        self.version = f"{analysis_version(self.field_weights)};{sys.byteorder};{CHUNK}"
-        self.k1, self.b = _K1, _B
+        self.wanted = params
+        self.params = params  # as read back from the index at each sync: what scores use
+        self.version = f"{analysis_version(dict(params.field_weights))};{sys.byteorder};{CHUNK}"
         self.count = 0
         self.total = 0.0
-        self._df: dict[str, int] = {}
         self._ids: dict[str, int] = {}  # path -> row id of the memories ranked last
-        self._read: dict[str, tuple[array[int], array[float]]] = {}  # the last query's postings
+        self._read: dict[str, dict[int, float]] = {}  # the last query's postings
+        self._tables: sqlite3.Connection | None = None  # the connection the tables were made on
 
     # -- keeping in step ---------------------------------------------------------------------
     def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
+        if self._tables is not conn:
+            conn.executescript(_SCHEMA)
+            self._tables = conn
         rows = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'lex_%' OR key = 'generation'")
         return {str(k): str(v) for k, v in rows}
 
@@ -119,7 +131,7 @@ class StoredPostings:
     def _sync(self, conn: sqlite3.Connection, budget: int | None, progress: Callable[[int, int], None] | None) -> bool:
         meta = self._meta(conn)
         generation = meta.get("generation", "0")
-        fresh = meta.get("lex_version") != self.version
+        fresh = meta.get("lex_version") != self.version or Params.from_json(meta.get("lex_params")) != self.wanted
         if not fresh and meta.get("lex_generation") == generation:
             self._load_totals(meta)
             return True
@@ -129,40 +141,53 @@ class StoredPostings:
         gone = conn.execute(_GONE).fetchall()
         count, total = int(meta.get("lex_count", "0")), float(meta.get("lex_total", "0"))
         if budget is not None:
-            waiting = int(conn.execute(f"SELECT COUNT(*) FROM ({_STALE})").fetchone()[0]) + len(gone)
-            if count or gone:
-                # A change costs about eight times a build from nothing per memory (each of its
-                # terms' chunks is read and rewritten); a small store is cheaper to build again.
-                if waiting * _CHANGE_COST > budget:
-                    rows = int(conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0])
-                    if rows > budget:
-                        return False
-                    self._clear(conn)
-                    count, total, gone = 0, 0.0, []
-            elif waiting > budget:
+            plan = self._plan(conn, budget, changed=bool(count or gone), gone=len(gone))
+            if plan is None:
                 return False
+            if plan == "rebuild":
+                self._clear(conn)
+                count, total, gone = 0, 0.0, []
         if not count and not gone:
             rows = int(conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0])
             built, count, total = self._bulk(conn, conn.execute(_STALE), rows, progress)
             self._finish(conn, built, [], generation, count, total)
-            return True
+        else:
+            self._update(conn, gone, generation, count, total, progress)
+        return True
+
+    @staticmethod
+    def _plan(conn: sqlite3.Connection, budget: int, *, changed: bool, gone: int) -> str | None:
+        """How to catch up within ``budget``: "proceed" (build or update the postings), "rebuild" them (a small store is
+        cheaper to build again), or None when neither fits. A change costs about eight times a build
+        from nothing per memory (each of its terms' chunks is read and rewritten)."""
+        waiting = int(conn.execute(f"SELECT COUNT(*) FROM ({_STALE})").fetchone()[0]) + gone
+        if not changed:
+            return None if waiting > budget else "proceed"
+        if waiting * _CHANGE_COST <= budget:
+            return "proceed"
+        rows = int(conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0])
+        return None if rows > budget else "rebuild"
+
+    def _update(
+        self,
+        conn: sqlite3.Connection,
+        gone: Sequence[Sequence[Any]],
+        generation: str,
+        count: int,
+        total: float,
+        progress: Callable[[int, int], None] | None,
+    ) -> None:
+        """Take the removed and changed memories out of the postings and put the changed ones back in."""
         stale = conn.execute(_STALE).fetchall()
         edits: dict[tuple[str, int], _Edit] = {}
         lengths: dict[int, dict[int, float]] = {}
-        docs: list[tuple[int, str, int, int, float, str]] = []
+        docs: list[_DocRow] = []
         for rowid, terms in gone:
-            old = _decode(str(terms), (0.0, 0), share=False)
-            if old is not None:
-                count, total = count - 1, total - old.length
-                self._edit(edits, rowid, old.terms, drop=True)
+            count, total = self._drop(edits, rowid, terms, count, total)
             lengths.setdefault(rowid // CHUNK, {})[rowid] = 0.0
         for done, row in enumerate(stale, start=1):
             rowid = row[0]
-            if row[9] is not None:
-                old = _decode(str(row[9]), (0.0, 0), share=False)
-                if old is not None:
-                    count, total = count - 1, total - old.length
-                    self._edit(edits, rowid, old.terms, drop=True)
+            count, total = self._drop(edits, rowid, row[9], count, total)
             doc, docs_row = self._analysed(row)
             count, total = count + 1, total + doc.length
             self._edit(edits, rowid, doc.terms, drop=False)
@@ -174,7 +199,16 @@ class StoredPostings:
             self._write_postings(conn, edits)
             self._write_lengths(conn, lengths)
         self._finish(conn, docs, [rowid for rowid, _ in gone], generation, count, total)
-        return True
+
+    def _drop(
+        self, edits: dict[tuple[str, int], _Edit], rowid: int, terms: object, count: int, total: float
+    ) -> tuple[int, float]:
+        """Take a memory's stored analysis (``terms``, None for a new memory) out of the postings."""
+        old = None if terms is None else decode_analysis(str(terms), (0.0, 0), share=False)
+        if old is None:
+            return count, total
+        self._edit(edits, rowid, old.terms, drop=True)
+        return count - 1, total - old.length
 
     @staticmethod
     def _clear(conn: sqlite3.Connection) -> None:
@@ -183,11 +217,11 @@ class StoredPostings:
             conn.execute("DELETE FROM lex_postings")
             conn.execute("DELETE FROM lex_lengths")
 
-    def _analysed(self, row: Sequence[Any]) -> tuple[Any, tuple[int, str, int, int, float, str]]:
+    def _analysed(self, row: Sequence[Any]) -> tuple[Analysis, _DocRow]:
         """One stale memory row analysed: the analysis and its ``lex_docs`` row."""
         rowid, file, mtime_ns, size = row[:4]
-        doc = _analyse(self.host._row_header((file, mtime_ns, size, *row[4:9])), self.field_weights)
-        return doc, (rowid, file, mtime_ns, size, doc.length, _encode(doc))
+        doc = analyse(self.host.row_header((file, mtime_ns, size, *row[4:9])), self.wanted.field_weights)
+        return doc, (rowid, file, mtime_ns, size, doc.length, encode_analysis(doc))
 
     def _bulk(
         self,
@@ -195,11 +229,11 @@ class StoredPostings:
         rows: Iterable[Sequence[Any]],
         expected: int,
         progress: Callable[[int, int], None] | None,
-    ) -> tuple[list[tuple[int, str, int, int, float, str]], int, float]:
+    ) -> tuple[list[_DocRow], int, float]:
         """Postings built from nothing: rows come in id order, so each chunk's arrays are appended to."""
         postings: dict[str, tuple[array[int], array[float]]] = {}
         lengths: dict[int, array[float]] = {}
-        docs: list[tuple[int, str, int, int, float, str]] = []
+        docs: list[_DocRow] = []
         total = 0.0
         for done, row in enumerate(rows, start=1):
             rowid = row[0]
@@ -231,7 +265,7 @@ class StoredPostings:
     def _finish(
         self,
         conn: sqlite3.Connection,
-        docs: Sequence[tuple[int, str, int, int, float, str]],
+        docs: Sequence[_DocRow],
         gone: Sequence[int],
         generation: str,
         count: int,
@@ -244,16 +278,19 @@ class StoredPostings:
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)",
                 [
                     ("lex_version", self.version),
+                    ("lex_params", self.wanted.to_json()),
                     ("lex_generation", generation),
                     ("lex_count", str(count)),
                     ("lex_total", repr(total)),
                 ],
             )
-        self.count, self.total = count, total
+        self._load_totals(self._meta(conn))
 
     def _load_totals(self, meta: Mapping[str, str]) -> None:
+        """The count, total length and parameters the postings were saved with."""
         self.count = int(meta.get("lex_count", "0"))
         self.total = float(meta.get("lex_total", "0"))
+        self.params = Params.from_json(meta.get("lex_params")) or self.wanted
 
     @staticmethod
     def _edit(edits: dict[tuple[str, int], _Edit], rowid: int, terms: Mapping[str, float], *, drop: bool) -> None:
@@ -303,8 +340,10 @@ class StoredPostings:
             conn.execute("INSERT OR REPLACE INTO lex_lengths VALUES (?, ?)", (chunk, packed.tobytes()))
 
     # -- scoring -------------------------------------------------------------------------------
-    def _postings(self, conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, tuple[array[int], array[float]]]:
-        found: dict[str, tuple[array[int], array[float]]] = {}
+    @staticmethod
+    def _postings(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, dict[int, float]]:
+        """Each term's posting (row id -> field-weighted frequency, ids ascending), those found."""
+        found: dict[str, dict[int, float]] = {}
         for term in terms:
             ids, tfs = array("i"), array("f")
             for docs, weights in conn.execute(
@@ -313,7 +352,7 @@ class StoredPostings:
                 ids.frombytes(docs)
                 tfs.frombytes(weights)
             if ids:
-                found[term] = (ids, tfs)
+                found[term] = dict(zip(ids, tfs, strict=True))
         return found
 
     @staticmethod
@@ -326,39 +365,18 @@ class StoredPostings:
             packed.frombytes(blob)
         return packed
 
-    def score(self, query: str) -> dict[int, float]:
-        """BM25 scores by row id: the in-memory index's arithmetic, term for term (rarest first; a term
-        held by more than half of the memories only adds to memories a rarer term matched)."""
-        terms = dict.fromkeys(tokenize(query), 1.0)
-        if not terms or not self.count:
-            self._df, self._read = {}, {}
+    def score(self, query: Query) -> dict[int, float]:
+        """BM25 scores by row id (:func:`memdir.recall.bm25.scores`, with the parameters read back
+        from the index): the in-memory index's numbers, term for term."""
+        if not query.terms or not self.count:
+            self._read = {}
             return {}
-        postings, lengths = self.host.transact(lambda conn: (self._postings(conn, list(terms)), self._lengths(conn)))
-        self._df = {term: len(ids) for term, (ids, _) in postings.items()}
+        postings, lengths = self.host.transact(lambda conn: (self._postings(conn, query.terms), self._lengths(conn)))
         self._read = postings
-        count = self.count
-        average = (self.total / count if count else 0.0) or 1.0
-        k1, b = self.k1, self.b
-        k1p1 = k1 + 1.0
-        ordered = sorted(postings, key=lambda term: len(postings[term][0]))
-        scores: dict[int, float] = {}
-        for term in ordered:
-            ids, tfs = postings[term]
-            df = len(ids)
-            idf = terms[term] * math.log(1.0 + (count - df + 0.5) / (df + 0.5))
-            if scores and 2 * df > count >= _COMMON_MIN_DOCS:
-                for rowid, value in scores.items():
-                    at = bisect_left(ids, rowid)
-                    if at < df and ids[at] == rowid:
-                        tf = tfs[at]
-                        norm = k1 * (1.0 - b + b * lengths[rowid] / average)
-                        scores[rowid] = value + idf * tf * k1p1 / (tf + norm)
-                continue
-            get = scores.get
-            for rowid, tf in zip(ids, tfs, strict=True):
-                norm = k1 * (1.0 - b + b * lengths[rowid] / average)
-                scores[rowid] = get(rowid, 0.0) + idf * tf * k1p1 / (tf + norm)
-        return scores
+        norms: LengthNorms[int] = LengthNorms(
+            lambda rowid: lengths[rowid], bm25.average_length(self.total, self.count), self.params
+        )
+        return bm25.scores(postings, norms, self.count, self.params.k1)
 
     def best(
         self, scores: Mapping[int, float], limit: int, exclude: frozenset[str] = frozenset()
@@ -389,8 +407,7 @@ class StoredPostings:
 
     def idf(self, term: str) -> float:
         """The idf of one of the last query's terms (0 for a term no memory holds)."""
-        df = self._df.get(term, 0)
-        return math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)) if df else 0.0
+        return bm25.idf(self.count, len(self._read.get(term, ())))
 
     def terms_of(self, path: str) -> Mapping[str, float]:
         """Which of the last query's terms a memory among the last :meth:`best` answer holds, with
@@ -398,9 +415,4 @@ class StoredPostings:
         rowid = self._ids.get(path)
         if rowid is None:
             return {}
-        held: dict[str, float] = {}
-        for term, (ids, tfs) in self._read.items():
-            at = bisect_left(ids, rowid)
-            if at < len(ids) and ids[at] == rowid:
-                held[term] = tfs[at]
-        return held
+        return {term: posting[rowid] for term, posting in self._read.items() if rowid in posting}

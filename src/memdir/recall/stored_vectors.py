@@ -31,16 +31,18 @@ import hashlib
 import math
 import mmap
 import os
-import sqlite3
 import struct
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memdir.store.scan import MemoryHeader
 
-__all__ = ["StoredSimilarities", "StoredVectors", "VectorHost", "matrix_path", "row_dots"]
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
+
+__all__ = ["StoredSimilarities", "StoredVectors", "matrix_path", "row_dots"]
 
 _MAGIC = b"MEMDIRVX"
 _FORMAT = 1
@@ -71,19 +73,6 @@ def row_dots(matrix: Any, vector: Any) -> Any:
 
 def matrix_path(index_path: str, model_id: str) -> str:
     return f"{index_path}.vectors-{hashlib.sha256(model_id.encode('utf-8')).hexdigest()[:12]}"
-
-
-class VectorHost(Protocol):
-    """What the matrix needs of the derived index (:class:`memdir.store.index_db.MemoryIndex`)."""
-
-    path: str
-    background_due: bool
-
-    def transact(self, step: Callable[[sqlite3.Connection], Any]) -> Any: ...
-
-    def generation(self) -> int: ...
-
-    def headers_by_ids(self, ids: Sequence[int]) -> dict[int, MemoryHeader]: ...
 
 
 class VectorSource(Protocol):
@@ -159,7 +148,7 @@ def _open(path: str, dimension: int, digest: bytes) -> _Matrix | None:
 class StoredVectors:
     """The matrix of one model's vectors for the memories one derived index holds."""
 
-    def __init__(self, host: VectorHost, source: VectorSource) -> None:
+    def __init__(self, host: RankedStore, source: VectorSource) -> None:
         self.host = host
         self.source = source
         model_id, self.dimension = source.model_key()
@@ -307,7 +296,7 @@ class StoredSimilarities:
     Similarities` gives it for a list of headers: the mean and best over the whole store, the best
     rows (only their headers read), and the similarity of the memories it is asked about."""
 
-    def __init__(self, host: VectorHost, matrix: _Matrix, values: Any) -> None:
+    def __init__(self, host: RankedStore, matrix: _Matrix, values: Any) -> None:
         self.host = host
         self.matrix = matrix
         self.values = values

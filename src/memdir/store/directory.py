@@ -13,7 +13,7 @@ import functools
 import os
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memdir.containment import contain, normalize_root
 from memdir.errors import ConfigError, MemdirError, MemoryExists, MemoryFormatError, MemoryNotFound, UnsafePathError
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     # 3.11 a few tenths of a millisecond each.
     from memdir.model.memory import Memory
     from memdir.store.history_ops import HistoryView
+    from memdir.store.ranked_store import RankedStore
     from memdir.store.records import DeleteResult, MemoryRecord, SaveResult
 
 __all__ = ["TEAM_DIRNAME", "MemoryDir", "WriteGuard"]
@@ -186,12 +187,13 @@ class MemoryDir:
         """Deprecated alias of :meth:`headers`, kept for existing callers (the name shadowed the builtin)."""
         return self.headers()
 
-    def ranked_store(self) -> Any:
+    def ranked_store(self, *, defer_work: bool = False) -> RankedStore | None:
         """The derived index to rank the whole store in, when recall covers it and it is built; a
-        plain directory has none (recall ranks :meth:`recall_scan`)."""
+        plain directory has none (recall ranks :meth:`recall_scan`). ``defer_work``: the caller
+        answers now (the prompt hook), and an index's long work is left to the background."""
         return None
 
-    def recall_scan(self) -> builtins.list[MemoryHeader]:
+    def recall_scan(self, *, defer_work: bool = False) -> builtins.list[MemoryHeader]:
         """The headers recall ranks when it cannot rank in an index: :meth:`scan`."""
         return self.scan()
 

@@ -4,33 +4,59 @@
 :class:`~memdir.store.directory.MemoryDir` (``memory_dir.history``), so that a restore or an undo
 writes through the store like any other change: under the directory's lock, through its write
 guards, with ``MEMORY.md`` kept in step, and recorded as a new version (a restore never rewrites
-the past, so a restore can itself be undone).
+the past, so a restore can itself be undone). What it uses of the directory is :class:`HistoryDir`,
+so that this module, which the directory's ``history`` property imports, does not import it back.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from memdir.errors import MemdirError, MemoryNotFound
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.memory import Memory
 from memdir.store.history import History
 from memdir.store.history_records import HistoryError, Run, Version, iso_time
-from memdir.store.lookup import find_memory, suggest
+from memdir.store.lookup import Findable, find_memory, suggest
 from memdir.store.provenance import EXTERNAL, acting_as, current
 
-if TYPE_CHECKING:
-    from memdir.store.directory import MemoryDir
-
-__all__ = ["HistoryView", "UndoReport", "follow_index", "history_of", "provenance_json", "provenance_line", "put_file"]
+__all__ = [
+    "HistoryDir",
+    "HistoryView",
+    "UndoReport",
+    "follow_index",
+    "history_of",
+    "provenance_json",
+    "provenance_line",
+    "put_file",
+]
 
 UNDO_LABEL = "undo"
 
 
-def history_of(memory_dir: MemoryDir) -> HistoryView | None:
+class HistoryDir(Findable, Protocol):
+    """What a restore or an undo uses of a memory directory (:class:`memdir.store.directory.MemoryDir`):
+    its reads, its guarded writes, its lock and its ``MEMORY.md`` upkeep."""
+
+    lock_timeout: float
+    index_read_only: str | None
+
+    def read_text(self, file: str) -> str: ...
+
+    def write_text(self, file: str, content: str) -> str: ...
+
+    def check_removal(self, path: str) -> None: ...
+
+    def index_for(self, rel: str) -> tuple[str, str]: ...
+
+    def rewrite_index(self, change: Callable[[str], str], *, index_path: str | None = None) -> bool: ...
+
+
+def history_of(memory_dir: HistoryDir) -> HistoryView | None:
     """The history of ``memory_dir``, or None when none is kept (``memdir.history`` false, or a
     directory opened without a configuration)."""
     from memdir.store.files import observer_for
@@ -39,14 +65,14 @@ def history_of(memory_dir: MemoryDir) -> HistoryView | None:
     return HistoryView(memory_dir, found) if isinstance(found, History) else None
 
 
-def provenance_json(memory_dir: MemoryDir, file: str) -> dict[str, object]:
+def provenance_json(memory_dir: HistoryDir, file: str) -> dict[str, object]:
     """``{"origin", "lastChange"}`` of a file (see :meth:`HistoryView.provenance`); both None when
     the directory keeps no history."""
     view = history_of(memory_dir)
     return view.provenance(file) if view is not None else {"origin": None, "lastChange": None}
 
 
-def provenance_line(memory_dir: MemoryDir, file: str) -> str:
+def provenance_line(memory_dir: HistoryDir, file: str) -> str:
     """One line for a person: ``created by cli at …; last changed by extract:… at … (version 3)``."""
     found = provenance_json(memory_dir, file)
     origin, last = found["origin"], found["lastChange"]
@@ -60,7 +86,7 @@ def provenance_line(memory_dir: MemoryDir, file: str) -> str:
     return "; ".join(parts)
 
 
-def put_file(memory_dir: MemoryDir, rel: str, text: str | None) -> None:
+def put_file(memory_dir: HistoryDir, rel: str, text: str | None) -> None:
     """Make ``rel`` hold ``text`` (remove it for None) through the store, so the change is guarded,
     locked and recorded; nothing is written when it already holds it."""
     from memdir.store.files import remove_file
@@ -79,7 +105,7 @@ def put_file(memory_dir: MemoryDir, rel: str, text: str | None) -> None:
     memory_dir.write_text(rel, text)
 
 
-def follow_index(memory_dir: MemoryDir, rel: str) -> None:
+def follow_index(memory_dir: HistoryDir, rel: str) -> None:
     """Give a restored topic file its index line (or take away a removed one's)."""
     if not rel.endswith(".md") or os.path.basename(rel) == ENTRYPOINT_NAME:
         return
@@ -119,7 +145,7 @@ class UndoReport:
 class HistoryView:
     """The history of one memory directory, as its store's Python API (``memory_dir.history``)."""
 
-    def __init__(self, memory_dir: MemoryDir, history: History) -> None:
+    def __init__(self, memory_dir: HistoryDir, history: History) -> None:
         self.memory_dir = memory_dir
         self.db = history
 

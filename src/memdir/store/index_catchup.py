@@ -9,11 +9,11 @@ reads only the files that are new or whose inode changed. A file rewritten in pl
 name, inode and directory mtime; the next full refresh sees it, which the caller runs in the
 background when the last one is older than the refresh interval (:attr:`CatchUp.full_due`).
 
-Small stores (:data:`memdir.store.index_db.SMALL_STORE` memories or fewer) also compare one
-signature of every file's name, mtime and size (:func:`stat_signature`), which notices an edit in
-place: a ``stat`` per file, a few milliseconds at 2,000 memories. A caller that cannot wait
-(``defer_work``, the prompt hook) takes the directory check before it answers and that one after
-(:attr:`CatchUp.verify_due`, :meth:`CatchUp.verify`), so an edit in place shows at the next prompt.
+Small stores (:data:`SMALL_STORE` memories or fewer) also compare one signature of every file's
+name, mtime and size (:func:`stat_signature`), which notices an edit in place: a ``stat`` per
+file, a few milliseconds at 2,000 memories. A caller that cannot wait (``defer_work``, the prompt
+hook) takes the directory check before it answers and that one after (:attr:`CatchUp.verify_due`,
+:meth:`CatchUp.verify`), so an edit in place shows at the next prompt.
 """
 
 from __future__ import annotations
@@ -30,8 +30,11 @@ from typing import Any, TypeVar
 
 from memdir.store.scan import LOGS_DIRNAME, MemoryHeader, entry_stat, iter_memory_paths
 
-__all__ = ["CatchUp", "signature_of", "stat_signature"]
+__all__ = ["SMALL_STORE", "CatchUp", "signature_of", "stat_signature"]
 
+# Up to this many memories a fresh process checks every file's stat (a few milliseconds); above
+# it, only the directories' mtimes and, in a changed directory, the names and inodes it lists.
+SMALL_STORE = 5000
 _T = TypeVar("_T")
 _HEADER_COLUMNS = (
     "id, file, mtime_ns, size, name, description, type, nested_type, preview, modified_ms, expires, replaces, "
@@ -63,9 +66,6 @@ class CatchUp(ABC):
     # Set by :meth:`catch_up`: the last full refresh is older than the refresh interval, so files
     # rewritten in place may be missed until one runs (the prompt hook starts it in the background).
     full_due: bool = False
-    # True: long work (a first build, a due full refresh, a large postings update) is left to a
-    # background process (the prompt hook sets it); False: it is done when needed.
-    defer_work: bool = False
     # Set when deferred work is waiting: the prompt hook then starts ``memdir reindex --background``.
     background_due: bool = False
     # Set by :meth:`catch_up` on a small store whose work is deferred: only the directories were
@@ -84,7 +84,7 @@ class CatchUp(ABC):
     ) -> dict[str, int]: ...
 
     @abstractmethod
-    def _row_header(self, row: Sequence[Any]) -> MemoryHeader: ...
+    def row_header(self, row: Sequence[Any]) -> MemoryHeader: ...
 
     @abstractmethod
     def refresh(self) -> Any: ...
@@ -105,16 +105,42 @@ class CatchUp(ABC):
         """A number that changes whenever a refresh changed a memory row (caches built on the rows compare it)."""
         return int(self._meta().get("generation", "0"))
 
-    def catch_up(self) -> bool:
+    def _record_listing(
+        self,
+        conn: sqlite3.Connection,
+        listing: Iterable[tuple[str, os.stat_result]],
+        dirs: dict[str, int],
+        count: int,
+        *,
+        changed: bool,
+    ) -> None:
+        """What a fresh process checks after a full refresh (the directories' mtimes, the time, the
+        count and the signature of every file's stat); written only when ``changed`` or when the
+        time of this full refresh matters (a large store, whose processes skip the full refresh)."""
+        if not changed and count <= SMALL_STORE:
+            return
+        with conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                [
+                    ("dirs", json.dumps(dirs)),
+                    ("full_at", repr(time.time())),
+                    ("count", str(count)),
+                    ("signature", signature_of(listing)),
+                    ("complete", "1"),
+                ],
+            )
+
+    def catch_up(self, *, defer_work: bool = False) -> bool:
         """Bring a built index up to date as cheaply as its size allows; False when it was never built
-        (the caller then answers without it and has it built, see the prompt hook)."""
+        (the caller then answers without it and has it built, see the prompt hook). ``defer_work``:
+        the caller answers now (the prompt hook), so a small store's check of every file is left for
+        after the answer (:attr:`verify_due`) and a due full refresh to the background (:attr:`full_due`)."""
         meta = self._meta()
         if meta.get("complete") != "1":
             return False
-        from memdir.store.index_db import SMALL_STORE
-
         small = int(meta.get("count", "0")) <= SMALL_STORE
-        if small and not self.defer_work:
+        if small and not defer_work:
             self.verify(meta)
             self.full_due = False
             return True
@@ -137,7 +163,7 @@ class CatchUp(ABC):
             self.full_due = False
             return True
         self.full_due = time.time() - full_at >= self.refresh_interval
-        if self.full_due and not self.defer_work:
+        if self.full_due and not defer_work:
             self.refresh()
             self.full_due = False
         self.background_due = self.background_due or self.full_due
@@ -215,24 +241,24 @@ class CatchUp(ABC):
 
     def headers_by_ids(self, ids: Sequence[int]) -> dict[int, MemoryHeader]:
         """The headers of the memories with these row ids (the ones still indexed)."""
-        return {int(row[0]): self._row_header(row[1:]) for row in self._rows_where("id", ids)}
+        return {int(row[0]): self.row_header(row[1:]) for row in self._rows_where("id", ids)}
 
     def headers_by_files(self, files: Sequence[str]) -> dict[str, MemoryHeader]:
         """The headers of these files (relative paths), those the index holds."""
-        return {str(row[1]): self._row_header(row[1:]) for row in self._rows_where("file", files)}
+        return {str(row[1]): self.row_header(row[1:]) for row in self._rows_where("file", files)}
 
     def newest(self, count: int) -> list[MemoryHeader]:
         """The ``count`` newest memories, newest first (ties by file name), read from the index alone."""
         sql = f"SELECT {_HEADER_COLUMNS} FROM memories ORDER BY mtime_ns DESC, file LIMIT ?"
         rows = self._run(lambda conn: conn.execute(sql, (count,)).fetchall())
-        return [self._row_header(row[1:]) for row in rows]
+        return [self.row_header(row[1:]) for row in rows]
 
     def replacing(self) -> list[MemoryHeader]:
         """The memories whose frontmatter records that they replace others (``replaces:``): few in
         any store, so recall finds a replaced memory's replacement without reading the rest."""
         sql = f"SELECT {_HEADER_COLUMNS} FROM memories WHERE replaces != ''"
         rows = self._run(lambda conn: conn.execute(sql).fetchall())
-        return [self._row_header(row[1:]) for row in rows]
+        return [self.row_header(row[1:]) for row in rows]
 
     def name_counts(self, names: Sequence[str]) -> dict[str, int]:
         """How many memories hold each of ``names`` (ASCII case and outer spaces aside): a name

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import json
 import os
 import re
 import sqlite3
@@ -38,8 +37,8 @@ from memdir.model.patterns import LazyPattern
 from memdir.model.sha256 import sha256_hex
 from memdir.store.directory import MemoryDir, WriteGuard
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
-from memdir.store.index_catchup import CatchUp, signature_of
-from memdir.store.ranker_caches import RankerCaches
+from memdir.store.index_catchup import CatchUp
+from memdir.store.ranker_caches import CACHE_SCHEMA, RankerCaches
 from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header, scan_memory_files
 from memdir.store.watch_marks import changes_seen
 
@@ -54,9 +53,6 @@ __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", 
 # 8: headers keep the memories a frontmatter's replaces: and distinct-from: name, and names are
 # indexed (to count them), and so are the few memories that record replacing others.
 SCHEMA_VERSION = "8"
-# Up to this many memories a fresh process checks every file's stat (a few milliseconds); above
-# it, only the directories' mtimes and, in a changed directory, the names and inodes it lists.
-SMALL_STORE = 5000
 # A never-built index of at most this many memories is built inside the prompt (a tenth of a
 # second); a larger one in the background while recall answers from the newest memories.
 INLINE_BUILD = 300
@@ -100,37 +96,10 @@ CREATE INDEX IF NOT EXISTS memories_newest ON memories(mtime_ns);
 CREATE INDEX IF NOT EXISTS memories_name ON memories(trim(name) COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS memories_replacing ON memories(id) WHERE replaces != '';
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
-CREATE TABLE IF NOT EXISTS analyses(
-    path TEXT NOT NULL,
-    version TEXT NOT NULL,
-    mtime_ms REAL NOT NULL,
-    size INTEGER NOT NULL,
-    payload TEXT NOT NULL,
-    PRIMARY KEY (path, version)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS lex_docs(
-    id INTEGER PRIMARY KEY,
-    file TEXT NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    size INTEGER NOT NULL,
-    length REAL NOT NULL,
-    terms TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS lex_postings(
-    term TEXT NOT NULL,
-    chunk INTEGER NOT NULL,
-    docs BLOB NOT NULL,
-    tfs BLOB NOT NULL,
-    PRIMARY KEY (term, chunk)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS lex_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS vectors(
-    hash TEXT NOT NULL,
-    model TEXT NOT NULL,
-    vector BLOB NOT NULL,
-    PRIMARY KEY (hash, model)
-) WITHOUT ROWID;
 """
+# The tables of what rankers keep beside the rows (analyses, vectors) are declared with the SQL that
+# uses them: :mod:`memdir.store.ranker_caches` (created here with the rows'), and the stored
+# lexical postings' in :mod:`memdir.recall.stored_lexical` (created on their first use).
 
 
 def index_path(memory_dir: str, home: str) -> str:
@@ -199,7 +168,7 @@ class MemoryIndex(CatchUp, RankerCaches):
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                conn.executescript(_SCHEMA)
+                conn.executescript(_SCHEMA + CACHE_SCHEMA)
                 row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 if row is not None and (row[0] != SCHEMA_VERSION or self._stored_root(conn) != self.root):
                     raise sqlite3.DatabaseError("index from another schema or directory")
@@ -275,7 +244,7 @@ class MemoryIndex(CatchUp, RankerCaches):
         body = text[match.end() :] if match else text
         return header, text[: match.end()] if match else "", body[:_BODY_CHARS]
 
-    def _row_header(self, row: Sequence[Any]) -> MemoryHeader:
+    def row_header(self, row: Sequence[Any]) -> MemoryHeader:
         """A header from ``file, mtime_ns, size, name, description, type, nested_type, preview,
         modified_ms, expires, replaces, distinct`` (the last four may be left off; a relation is its
         targets one per line)."""
@@ -306,7 +275,7 @@ class MemoryIndex(CatchUp, RankerCaches):
 
     def _load_headers(self, conn: sqlite3.Connection) -> dict[str, MemoryHeader]:
         rows = conn.execute(f"SELECT {_HEADER_COLUMNS} FROM memories")
-        return {row[0]: self._row_header(row) for row in rows}
+        return {row[0]: self.row_header(row) for row in rows}
 
     def _write_file(self, conn: sqlite3.Connection, rel: str, st: os.stat_result) -> str:
         """Store one changed file's row and full-text entry: 'added', 'updated' or 'skipped'."""
@@ -398,20 +367,8 @@ class MemoryIndex(CatchUp, RankerCaches):
                 changes.append((rel, st))
         removed = [file for file in stamps if file not in seen]
         counts = self._apply(conn, changes, removed)
-        # What a fresh process checks (see index_catchup); written only when it changed or when the
-        # time of this full refresh matters (a large store, whose processes skip the full refresh).
-        if changes or removed or dirs != self._dir_mtimes or len(stamps) > SMALL_STORE or self._last_full is None:
-            with conn:
-                conn.executemany(
-                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                    [
-                        ("dirs", json.dumps(dirs)),
-                        ("full_at", repr(time.time())),
-                        ("count", str(len(stamps))),
-                        ("signature", signature_of(listing)),
-                        ("complete", "1"),
-                    ],
-                )
+        changed = bool(changes or removed) or dirs != self._dir_mtimes or self._last_full is None
+        self._record_listing(conn, listing, dirs, len(stamps), changed=changed)
         self._dir_mtimes = dirs
         self._last_full = self.clock()
         return RefreshStats(
@@ -584,30 +541,25 @@ class IndexedMemoryDir(MemoryDir):
     def headers(self) -> list[MemoryHeader]:
         return list(self.index.headers())
 
-    def ranked_store(self) -> MemoryIndex | None:
+    def ranked_store(self, *, defer_work: bool = False) -> MemoryIndex | None:
         """The index, when recall covers the whole store (no scan cap) and the index is built and
-        caught up (:meth:`MemoryIndex.catch_up`). An index never built is built here, unless its
-        work is deferred (``index.defer_work``, the prompt hook): then None, and recall answers from
+        caught up (:meth:`MemoryIndex.catch_up`). An index never built is built here, unless the
+        caller defers work (``defer_work``, the prompt hook): then None, and recall answers from
         :meth:`recall_scan` while a background process builds it."""
         if self.scan_cap is not None:
             return None
-        if self.index.catch_up():
+        if self.index.catch_up(defer_work=defer_work):
             return self.index
-        if self.index.defer_work and not _at_most(self.root, INLINE_BUILD):
+        if defer_work and not _at_most(self.root, INLINE_BUILD):
             self.index.background_due = True
             return None
         self.index.refresh()
         return self.index
 
-    def recall_scan(self) -> builtins.list[MemoryHeader]:
-        """With an index not built yet and its work deferred, the newest memories by a plain scan
-        (what Claude Code considers), so a first prompt never waits for a build; else :meth:`scan`."""
-        if (
-            self.scan_cap is None
-            and self.index.defer_work
-            and not self.index.ready()
-            and not _at_most(self.root, INLINE_BUILD)
-        ):
+    def recall_scan(self, *, defer_work: bool = False) -> builtins.list[MemoryHeader]:
+        """With an index not built yet and work deferred, the newest memories by a plain scan (what
+        Claude Code considers), so a first prompt never waits for a build; else :meth:`scan`."""
+        if self.scan_cap is None and defer_work and not self.index.ready() and not _at_most(self.root, INLINE_BUILD):
             self.index.background_due = True
             return scan_memory_files(self.root, max_files=MAX_MEMORY_FILES, cache=self.scan_cache)
         return self.scan()

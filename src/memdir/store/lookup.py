@@ -8,14 +8,29 @@ instead of a bare "not found".
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from memdir.errors import MemoryNotFound
+from memdir.store.scan import MemoryHeader
 
-if TYPE_CHECKING:
-    from memdir.store.directory import MemoryDir
+__all__ = ["Findable", "find_memory", "suggest"]
 
-__all__ = ["find_memory", "suggest"]
+
+class Findable(Protocol):
+    """What finding a memory by name reads of a directory (:class:`memdir.store.directory.MemoryDir`)."""
+
+    root: str
+
+    @property
+    def path(self) -> str: ...
+
+    def resolve(self, file: str) -> str: ...
+
+    def relative(self, path: str) -> str: ...
+
+    def exists(self, file: str) -> bool: ...
+
+    def headers(self) -> list[MemoryHeader]: ...
 
 
 def suggest(given: str, choices: list[str], *, limit: int = 3) -> str:
@@ -29,7 +44,7 @@ def suggest(given: str, choices: list[str], *, limit: int = 3) -> str:
     return "; did you mean " + " or ".join(repr(choice) for choice in close) + "?"
 
 
-def find_memory(memory_dir: MemoryDir, given: str) -> str:
+def find_memory(memory_dir: Findable, given: str) -> str:
     """The relative file of the memory ``given`` names: the file as given, with ``.md`` added, or a
     memory whose title is ``given`` (any case). Raises :class:`MemoryNotFound` with the nearest
     names when there is none."""

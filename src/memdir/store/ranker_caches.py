@@ -13,9 +13,26 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["RankerCaches"]
+__all__ = ["CACHE_SCHEMA", "RankerCaches"]
 
 _T = TypeVar("_T")
+# Declared here, beside the SQL below; the index creates them with its own tables.
+CACHE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS analyses(
+    path TEXT NOT NULL,
+    version TEXT NOT NULL,
+    mtime_ms REAL NOT NULL,
+    size INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (path, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vectors(
+    hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (hash, model)
+) WITHOUT ROWID;
+"""
 
 
 class RankerCaches(ABC):

@@ -18,7 +18,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from memdir.errors import ConfigError, MemdirError, MemoryNotFound
 from memdir.model.entrypoint import ENTRYPOINT_NAME
@@ -29,6 +29,9 @@ from memdir.store.history_records import HistoryError, history_path, iso_time
 from memdir.store.provenance import acting_as, current
 from memdir.store.records import DeleteResult, MemoryRecord
 from memdir.store.scan import MemoryHeader
+
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
 
 __all__ = ["AGENT_WRITES_OFF", "PROPOSED", "Proposal", "ProposalDir", "Review", "open_review"]
 
@@ -238,11 +241,11 @@ class ProposalDir(MemoryDir):
     def headers(self) -> list[MemoryHeader]:
         return self._base.headers()
 
-    def ranked_store(self) -> Any:
-        return self._base.ranked_store()
+    def ranked_store(self, *, defer_work: bool = False) -> RankedStore | None:
+        return self._base.ranked_store(defer_work=defer_work)
 
-    def recall_scan(self) -> list[MemoryHeader]:
-        return self._base.recall_scan()
+    def recall_scan(self, *, defer_work: bool = False) -> list[MemoryHeader]:
+        return self._base.recall_scan(defer_work=defer_work)
 
     def check_write(self, file: str) -> None:
         self._proposing(self.relative(self.resolve(file)))

@@ -274,10 +274,11 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
     path = _state_path(hook, config.config_home)
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
-    session = MemorySession(config, selector_setting="hookSelector", model_timeout=HOOK_SELECTOR_TIMEOUT)
+    # A build or a long refresh of the derived index goes to the background, never into the prompt.
+    session = MemorySession(
+        config, selector_setting="hookSelector", model_timeout=HOOK_SELECTOR_TIMEOUT, defer_work=True
+    )
     session.selected_kind()  # a wrong memdir.hookSelector is reported even when recall skips the prompt
-    if session.index is not None:  # a build or a long refresh goes to the background, never into the prompt
-        session.index.defer_work = True
     if path is not None:
         session.state = load_recall_state(path)
     mark = _change_mark(session)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from memdir.errors import ConfigError
 from memdir.model.memory_type import MEMORY_TYPES, MemoryType
@@ -22,6 +22,9 @@ from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.surfacing import memory_age
 from memdir.store.scan import MemoryHeader
 from memdir.ui.polish import day_group
+
+if TYPE_CHECKING:
+    from memdir.store.ranked_store import RankedStore
 
 __all__ = ["PER_PAGE", "SEARCH_LIMIT", "ListQuery", "ListRow", "MemoryPage", "list_memories", "parse_list_query"]
 
@@ -129,7 +132,7 @@ def list_memories(
     ranker: LexicalSelector,
     now_ms: float,
     per_page: int = PER_PAGE,
-    store: Any = None,
+    store: RankedStore | None = None,
 ) -> MemoryPage:
     """One page of the list: newest first, or best match first when there is a search. ``store``:
     the derived index holding ``headers``, where a search is ranked without analysing every memory

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     # Imported where they are used, as memdir.model.index is by the methods that edit an index:
     # every hook imports this module and uses none of them, and building a dataclass costs Python
     # 3.11 a few tenths of a millisecond each.
+    from memdir.model.index import IndexEntry
     from memdir.model.memory import Memory
     from memdir.store.history_ops import HistoryView
     from memdir.store.ranked_store import RankedStore
@@ -305,17 +306,9 @@ class MemoryDir:
         under the lock with the path about to be written, before anything is, and may raise to
         refuse the save (a writer's test against the store, which another writer cannot race).
         """
-        from memdir.model.index import IndexEntry, upsert_entry
+        from memdir.model.index import IndexEntry
 
-        if not (memory.name or "").strip():
-            raise MemoryFormatError("a memory needs a name (a short title)", rule="missing-name")
-        if not (memory.description or "").strip():
-            raise MemoryFormatError(
-                "a memory needs a description: one specific line that recall uses to decide relevance",
-                rule="missing-description",
-            )
-        if "\n" in (memory.description or ""):
-            raise MemoryFormatError("a memory's description must be one line", rule="multiline-description")
+        _check_savable(memory)
         if index:
             self._check_index_writable()
         name = memory.name or ""
@@ -337,16 +330,7 @@ class MemoryDir:
             if check is not None:
                 check(path)
             entry = IndexEntry(title=title or name, file=target, hook=memory.description or "")
-            refused: str | None = None
-            edit: tuple[str, str] | None = None
-            if index:
-                # Read and edited once: the lock keeps anyone else from changing it meanwhile.
-                before = self.index_text(index_path)
-                edit = (before, upsert_entry(before, entry))
-                try:
-                    self._check_room(index_path, *edit)
-                except MemoryFormatError as exc:
-                    refused, edit = str(exc), None
+            edit, refused = self._index_edit(index_path, entry) if index else (None, None)
             # The two renames reach the disk with one fsync of their directory (two when the index
             # is elsewhere), after both.
             renamed = self._write_memory(rel, path, content)
@@ -365,6 +349,19 @@ class MemoryDir:
             index_changed=changed,
             index_refused=refused,
         )
+
+    def _index_edit(self, index_path: str, entry: IndexEntry) -> tuple[tuple[str, str] | None, str | None]:
+        """The index's text before and after ``entry`` is put in it, read and edited once under the
+        caller's lock; or no edit and why, when the index has no room for it."""
+        from memdir.model.index import upsert_entry
+
+        before = self.index_text(index_path)
+        edit = (before, upsert_entry(before, entry))
+        try:
+            self._check_room(index_path, *edit)
+        except MemoryFormatError as exc:
+            return None, str(exc)
+        return edit, None
 
     def _write_memory(self, rel: str, path: str, content: str) -> builtins.list[str]:
         """Put a saved memory's text on disk (a :class:`~memdir.store.review.ProposalDir` proposes it);
@@ -539,6 +536,19 @@ class MemoryDir:
         from pathlib import Path  # here: pathlib (with urllib) is a cost every hook would pay for nothing
 
         return Path(self.root)
+
+
+def _check_savable(memory: Memory) -> None:
+    """Refuse a memory recall could not find: without a name, or without a one-line description."""
+    if not (memory.name or "").strip():
+        raise MemoryFormatError("a memory needs a name (a short title)", rule="missing-name")
+    if not (memory.description or "").strip():
+        raise MemoryFormatError(
+            "a memory needs a description: one specific line that recall uses to decide relevance",
+            rule="missing-description",
+        )
+    if "\n" in (memory.description or ""):
+        raise MemoryFormatError("a memory's description must be one line", rule="multiline-description")
 
 
 def _as_index(path: str, text: str) -> str:

@@ -2,3 +2,7 @@
 as plain Python over one memory directory: the MCP server and the agent-framework adapters hand
 them to models (:mod:`memdir.tools.toolbox`).
 """
+
+from __future__ import annotations
+
+__all__: list[str] = []

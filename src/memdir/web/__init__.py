@@ -3,3 +3,7 @@
 from a failure to an answer (:mod:`memdir.web.handlers`). It imports nothing of memdir beyond the
 errors and the team protocol's error envelope, so the team server uses it without a memory store.
 """
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -5,3 +5,7 @@ pydantic-ai (:mod:`.pydantic_ai`), the OpenAI Agents SDK (:mod:`.openai_agents`)
 Users import an adapter by its public path, ``memdir.integrations.<framework>``; nothing is exported
 here, so importing one adapter never imports another framework.
 """
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -4,3 +4,7 @@ background commands it starts (:mod:`.launch`, :mod:`.log`, :mod:`.state`, :mod:
 
 Nothing is exported here: the prompt hook imports the one module it runs, and pays for nothing else.
 """
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -19,6 +19,7 @@ from memdir.releases import (
     detect_release,
     rules_for,
 )
+from memdir.settings_table import release_setting
 
 NESTED_FILE = """---
 name: deploy-window
@@ -64,9 +65,9 @@ def transcript_line(version):
 def test_the_setting_wins_then_the_hook_input_then_the_transcript(tmp_path):
     transcript = tmp_path / "s.jsonl"
     transcript.write_text(transcript_line("2.1.200") + "\n" + '{"type":"summary"}\n', encoding="utf-8")
-    by_setting = detect_release(ReleaseHint(setting="2.1.88", reported="2.1.300", transcript=str(transcript)))
+    by_setting = detect_release(ReleaseHint(setting=Version(2, 1, 88), reported="2.1.300", transcript=str(transcript)))
     assert by_setting.version == Version(2, 1, 88) and "setting" in by_setting.source
-    assert detect_release(ReleaseHint(setting="newest")).version == NEWEST
+    assert detect_release(ReleaseHint(setting=NEWEST)).version == NEWEST
     assert detect_release(ReleaseHint(reported="2.1.300", transcript=str(transcript))).version == Version(2, 1, 300)
     from_transcript = detect_release(ReleaseHint(transcript=str(transcript)))
     assert from_transcript.version == Version(2, 1, 200) and str(transcript) in from_transcript.source
@@ -101,8 +102,10 @@ def test_without_any_claude_code_the_newest_rules_apply(tmp_path):
 
 
 def test_a_bad_version_setting_is_a_clear_error():
+    assert release_setting("2.1.88") == Version(2, 1, 88) and release_setting("newest") == NEWEST
+    assert release_setting(None) is None
     with pytest.raises(ConfigError, match=r'memdir\.claudeCodeVersion must be a version such as "2\.1\.88"'):
-        detect_release(ReleaseHint(setting="latest-ish"))
+        release_setting("latest-ish")
 
 
 @pytest.fixture

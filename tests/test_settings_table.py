@@ -11,12 +11,16 @@ from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import ConfigError
 from memdir.settings import Settings, Source
 from memdir.settings_table import (
+    AUTO_DREAM_ENABLED,
+    CLAUDE_KEYS,
+    CLAUDE_MD_EXCLUDES,
     DEFAULT_SETTINGS,
     KEYS,
     SESSION_MEMORY_KEYS,
     SETTINGS_DEFAULTS,
     MemdirSettings,
     SessionMemorySettings,
+    claude_setting,
     resolve_memdir_settings,
 )
 
@@ -45,9 +49,9 @@ def _refusal_of(tmp_path: Path, others: dict[str, object]) -> ConfigError:
     return raised.value
 
 
-def test_every_key_of_the_table_is_one_attribute_of_the_record_in_the_same_order():
-    assert tuple(key.attr for key in KEYS) == MemdirSettings._fields
-    assert tuple(key.attr for key in SESSION_MEMORY_KEYS) == SessionMemorySettings._fields
+def test_every_key_of_the_table_is_one_attribute_of_the_record():
+    assert sorted(key.attr for key in KEYS) == sorted(MemdirSettings._fields)
+    assert sorted(key.attr for key in SESSION_MEMORY_KEYS) == sorted(SessionMemorySettings._fields)
     assert len({key.name for key in KEYS}) == len(KEYS)
     for key in KEYS:
         assert key.attr == re.sub(r"(?<!^)([A-Z])", r"_\1", key.name).lower()
@@ -88,7 +92,7 @@ def test_a_configuration_without_memdir_settings_reads_the_defaults_by_attribute
     assert config.memdir == DEFAULT_SETTINGS
     assert config.memdir.extract_every_turns == 1 and config.memdir.selector == "auto"
     assert config.memdir.session_memory.minimum_tokens_between_update == 5000
-    assert config.setting("hookSelector") == "lexical"
+    assert config.memdir.hook_selector == "lexical"
 
 
 def test_the_highest_source_decides_a_key_and_an_explicit_null_is_a_value():
@@ -148,12 +152,6 @@ def test_every_unusable_value_is_one_error_in_one_style(tmp_path, memdir, words)
     assert f"(read from {where}, projectSettings); memdir " in error.message
 
 
-def test_setting_with_an_unknown_name_is_an_error_not_none(tmp_path):
-    config = _resolve(tmp_path, {})
-    with pytest.raises(ConfigError, match=r"memdir\.scancap is not a memdir setting; did you mean memdir\.scanCap\?"):
-        config.setting("scancap")
-
-
 def test_a_selector_kind_no_registry_knows_is_the_same_error_when_the_selector_is_built(tmp_path):
     from memdir.recall.factory import make_selector
 
@@ -169,6 +167,22 @@ def test_claude_codes_own_keys_are_refused_in_the_same_words(tmp_path):
     error = _refusal_of(tmp_path, {"autoMemoryEnabled": "yes"})
     assert error.rule == "settings"
     assert error.message.startswith('settings key autoMemoryEnabled must be true or false, not "yes" (read from ')
+
+
+def test_claude_codes_own_keys_are_checked_in_the_table():
+    assert {key.name for key in CLAUDE_KEYS} == {
+        "autoMemoryEnabled",
+        "autoMemoryDirectory",
+        "autoDreamEnabled",
+        "claudeMdExcludes",
+    }
+    settings = Settings(values={Source.USER: {"autoDreamEnabled": 1}})
+    with pytest.raises(ConfigError, match="settings key autoDreamEnabled must be true or false, not 1"):
+        claude_setting(settings, AUTO_DREAM_ENABLED)
+    assert claude_setting(Settings(values={}), AUTO_DREAM_ENABLED) is None
+    excludes = Settings(values={Source.USER: {"claudeMdExcludes": "*.md"}})
+    with pytest.raises(ConfigError, match=r'must be a list of glob patterns or absolute paths, not "\*\.md"'):
+        claude_setting(excludes, CLAUDE_MD_EXCLUDES)
 
 
 def test_every_memdir_setting_the_docs_and_the_code_name_is_in_the_table():

@@ -36,13 +36,7 @@ from memdir.paths import (
 )
 from memdir.releases import IndexOverflow, Release, ReleaseFinder, ReleaseHint
 from memdir.settings import Settings, default_managed_dir, load_settings
-from memdir.settings_table import (
-    DEFAULT_SETTINGS,
-    SETTINGS_DEFAULTS,
-    MemdirSettings,
-    resolve_memdir_settings,
-    setting_value,
-)
+from memdir.settings_table import DEFAULT_SETTINGS, MemdirSettings, release_setting, resolve_memdir_settings
 from memdir.store.directory import TEAM_DIRNAME, MemoryDir, WriteGuard
 from memdir.store.files import WriteObserver, observe_writes
 from memdir.store.scan import cache_file_path
@@ -52,10 +46,8 @@ if TYPE_CHECKING:
     from memdir.store.index_db import MemoryIndex
 
 __all__ = [
-    "SETTINGS_KEYS",
     "MemoryConfig",
     "agent_memory_dir",
-    "agent_writes",
     "claude_json_path",
     "extra_guidelines_from_env",
     "open_dream_dir",
@@ -69,10 +61,6 @@ __all__ = [
     "watch_history",
     "write_guards",
 ]
-
-# Each memdir settings key's default, as written in a settings file; the keys, their checks and
-# their docs are the table in memdir.settings_table.
-SETTINGS_KEYS: Mapping[str, object] = SETTINGS_DEFAULTS
 
 
 def extra_guidelines_from_env(environment: Environment) -> tuple[str, ...]:
@@ -95,9 +83,6 @@ class MemoryConfig(NamedTuple):
     enabled: bool
     disabled_reason: str | None
     team_enabled: bool
-    skip_index: bool
-    search_past_context: bool
-    scan_cap: int | None
     extra_guidelines: tuple[str, ...]
     settings: Settings
     environment: Environment  # the variables it was resolved from, for the features that honour one
@@ -105,7 +90,8 @@ class MemoryConfig(NamedTuple):
     explicit_dir: bool = False  # the directory was given by the caller, not resolved
     daily_log: bool = False  # daily-log mode: sessions append to logs/, only the dream writes MEMORY.md
     memory_stores_env: str | None = None  # CLAUDE_MEMORY_STORES, used from the release that has stores
-    # Every memdir.* setting, checked once: config.memdir.scan_cap is memdir.scanCap (memdir.settings_table).
+    # Every memdir.* setting, checked once, read by attribute: config.memdir.scan_cap is memdir.scanCap
+    # (memdir.settings_table).
     memdir: MemdirSettings = DEFAULT_SETTINGS
     # The settings mistakes memdir kept a default for (an unknown key, a refused value), each warned once.
     settings_problems: tuple[ConfigError, ...] = ()
@@ -118,11 +104,6 @@ class MemoryConfig(NamedTuple):
     @property
     def team_dir(self) -> str:
         return team_mem_path(self.memory_dir)
-
-    def setting(self, key: str) -> object:
-        """The checked value of the settings key ``memdir.<key>``, or its default; an unknown key is
-        an error. ``config.memdir.<attribute>`` reads the same value with its type."""
-        return setting_value(self.memdir, key)
 
 
 def _team_enabled(options: MemdirSettings, environment: Environment, enabled: bool) -> bool:
@@ -203,7 +184,7 @@ def resolve_config(
     team_enabled = _team_enabled(options, environment, enabled)
     transcripts_dir = os.path.join(projects_dir(home), sanitize_path(root)) + os.sep
     hint = ReleaseHint(
-        setting=options.claude_code_version,
+        setting=release_setting(options.claude_code_version),
         reported=reported_version,
         transcript=transcript,
         transcripts_dir=transcripts_dir,
@@ -218,9 +199,6 @@ def resolve_config(
         enabled=enabled,
         disabled_reason=None if enabled else auto_memory_disabled_reason(loaded, environment),
         team_enabled=team_enabled,
-        skip_index=options.skip_index,
-        search_past_context=options.search_past_context,
-        scan_cap=options.scan_cap,
         extra_guidelines=extra_guidelines_from_env(environment),
         settings=loaded,
         explicit_dir=memory_dir is not None,
@@ -271,7 +249,7 @@ def uses_derived_index(config: MemoryConfig) -> bool:
     """Whether scans come from the derived SQLite index: asked for, or implied by lifting the scan cap
     (a whole-store scan is only fast enough through the index)."""
     value = config.memdir.derived_index
-    return config.scan_cap is None if value is None else value
+    return config.memdir.scan_cap is None if value is None else value
 
 
 def open_index(config: MemoryConfig) -> MemoryIndex:
@@ -320,15 +298,10 @@ def watch_external_changes(config: MemoryConfig, *, wait: bool = True) -> Extern
     return watch_external(root, history_path(root, config.config_home) if config.memdir.history else None, wait=wait)
 
 
-def agent_writes(config: MemoryConfig) -> str:
-    """``memdir.agentWrites``: what extraction and the dream may do to the memory directory."""
-    return config.memdir.agent_writes
-
-
 def agent_memory_dir(config: MemoryConfig, memory_dir: MemoryDir) -> MemoryDir:
     """The directory as extraction and the dream may change it: itself (``direct``), one where
     every change is a proposal for a person to accept (``review``), or one that refuses (``off``)."""
-    mode = agent_writes(config)
+    mode = config.memdir.agent_writes
     if mode == "direct":
         return memory_dir
     from memdir.store.review import AGENT_WRITES_OFF, ProposalDir, open_review
@@ -358,7 +331,7 @@ def open_dream_dir(config: MemoryConfig) -> MemoryDir:
     what writes it; the dream's file tools read and write whole files, so it needs neither the
     derived index nor the save rules of :func:`open_memory_dir`."""
     watch_history(config)
-    return MemoryDir(config.memory_dir, scan_cap=config.scan_cap, write_guards=write_guards(config))
+    return MemoryDir(config.memory_dir, scan_cap=config.memdir.scan_cap, write_guards=write_guards(config))
 
 
 def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> MemoryDir:
@@ -372,7 +345,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     index_check = None
     # A scan cap lifted on purpose is a store too large for any index in context: recall finds its
     # memories. The default (no cap, recall over the whole store) keeps Claude Code's refusal.
-    lifted = config.scan_cap is None and config.settings.memdir_origin("scanCap") is not None
+    lifted = config.memdir.scan_cap is None and config.settings.memdir_origin("scanCap") is not None
     if rules.index_overflow is IndexOverflow.REFUSE and not lifted:
         index_check = partial(_index_overflow, skip_comments=rules.index_limits_skip_comments)
     if uses_derived_index(config):
@@ -382,7 +355,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
             config.memory_dir,
             index=open_index(config),
             lock_timeout=lock_timeout,
-            scan_cap=config.scan_cap,
+            scan_cap=config.memdir.scan_cap,
             write_guards=guards,
             index_read_only=read_only,
             layout=rules.frontmatter,
@@ -393,7 +366,7 @@ def open_memory_dir(config: MemoryConfig, *, lock_timeout: float = 10.0) -> Memo
     return MemoryDir(
         config.memory_dir,
         lock_timeout=lock_timeout,
-        scan_cap=config.scan_cap,
+        scan_cap=config.memdir.scan_cap,
         write_guards=guards,
         index_read_only=read_only,
         layout=rules.frontmatter,

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_dream_dir, open_memory_dir
+from memdir.config import MemoryConfig, agent_memory_dir, open_dream_dir, open_memory_dir
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.store.directory import MemoryDir
@@ -51,7 +51,7 @@ class MemorySession:
         memory_dir: MemoryDir | None = None,
         selector: Selector | None = None,
         selector_kind: str | None = None,
-        selector_setting: str = "selector",
+        hook_selector: bool = False,
         model: ChatModel | None = None,
         model_spec: str | None = None,
         model_timeout: float | None = None,
@@ -61,7 +61,7 @@ class MemorySession:
     ) -> None:
         """``instructions=True`` makes :meth:`user_context` carry the whole CLAUDE.md chain instead of the
         memory indexes alone. Without ``selector``, ``selector_kind`` or else the settings choose one
-        (``memdir.<selector_setting>``: ``selector``, or the prompt hook's ``hookSelector``), built
+        (``memdir.selector``, or with ``hook_selector`` the prompt hook's ``memdir.hookSelector``), built
         on first use with the memory directory's own derived index as its cache; ``model_timeout``
         caps how long a model may take to pick before the offline ranking answers. The model (for
         the selector and the agents alike) is ``model`` when given, else the one ``model_spec``
@@ -75,7 +75,7 @@ class MemorySession:
         self._memory_dir = memory_dir
         self._agent_dir: MemoryDir | None = None
         self.selector_kind = selector_kind
-        self.selector_setting = selector_setting
+        self.hook_selector = hook_selector
         self.model_option = model_spec
         self.model_timeout = model_timeout
         self._model = model
@@ -172,12 +172,13 @@ class MemorySession:
     # -- recall ------------------------------------------------------------------------------------
     def selected_kind(self) -> SelectorKind:
         """The kind of selector this session builds, checked (once) against the registry: the
-        caller's ``selector_kind``, else ``memdir.<selector_setting>``. Asking early reports a
+        caller's ``selector_kind``, else ``memdir.selector`` (``memdir.hookSelector`` for a session
+        built with ``hook_selector``). Asking early reports a
         wrong kind before the first recall."""
         if self._kind is None:
             from memdir.recall.factory import selector_record
 
-            self._kind = selector_record(self.config, self.selector_kind, setting=self.selector_setting)
+            self._kind = selector_record(self.config, self.selector_kind, hook=self.hook_selector)
         return self._kind
 
     @property
@@ -218,7 +219,7 @@ class MemorySession:
             from memdir.recall.factory import selector_inputs, selector_kind
             from memdir.recall.registry import build_selector
 
-            recall_kind = selector_kind(self.config, setting="selector")
+            recall_kind = selector_kind(self.config)
             kind = {"offline": "offline", "hybrid": "hybrid", "embedding": "hybrid"}.get(recall_kind, "lexical")
             self._writer_ranker = build_selector(kind, selector_inputs(self.config, kind, index=self.index))
         return self._writer_ranker
@@ -245,8 +246,8 @@ class MemorySession:
             memory_dir=cfg.memory_dir,
             team_dir=cfg.team_dir if cfg.team_enabled else None,
             extra_guidelines=cfg.extra_guidelines,
-            skip_index=cfg.skip_index,
-            search_past_context=cfg.search_past_context,
+            skip_index=cfg.memdir.skip_index,
+            search_past_context=cfg.memdir.search_past_context,
             transcripts_dir=cfg.transcripts_dir,
             daily_log=cfg.daily_log,
             nested_frontmatter=cfg.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
@@ -268,7 +269,7 @@ class MemorySession:
 
     def index_blocks(self) -> list[str]:
         """The AutoMem (and TeamMem) index blocks of the user context, truncated per §3.2."""
-        if not self.config.enabled or self.config.skip_index:
+        if not self.config.enabled or self.config.memdir.skip_index:
             return []
         from memdir.prompt import memory_index_block
 
@@ -293,7 +294,7 @@ class MemorySession:
                 from memdir.instructions.render import render_instructions
 
                 files = load_instruction_files(self.config)
-                self._context = render_instructions(files, skip_index=self.config.skip_index)
+                self._context = render_instructions(files, skip_index=self.config.memdir.skip_index)
             else:
                 from memdir.prompt import render_user_context
 
@@ -337,13 +338,13 @@ class MemorySession:
         options.setdefault("writer_ranker", self.writer_ranker)
         if not config.enabled:
             options.setdefault("disabled_reason", f"auto memory is disabled ({config.disabled_reason})")
-        if agent_writes(config) == "off":
+        if config.memdir.agent_writes == "off":
             options.setdefault("disabled_reason", "agents may not change memory (memdir.agentWrites is off)")
         return Extractor(
             self._require_model("extraction"),
             self.agent_dir,
             team_enabled=config.team_enabled,
-            skip_index=config.skip_index,
+            skip_index=config.memdir.skip_index,
             nested_frontmatter=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
             links=config.claude_code.rules.links_memories,
             **options,  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ from memdir.containment import (
 from memdir.envflags import env_defined_falsy, env_truthy
 from memdir.environment import VARIABLES
 from memdir.model.text import js_trim, utf16_len
-from memdir.settings_table import FLAG, claude_setting_source, invalid_setting
+from memdir.settings_table import AUTO_MEMORY_DIRECTORY, AUTO_MEMORY_ENABLED, claude_setting
 
 if TYPE_CHECKING:
     from memdir.environment import Environment
@@ -278,11 +278,8 @@ def auto_mem_path(project_root: str, *, settings: Settings, environment: Environ
     override = validate_memory_path(environment.memory_path_override, home=None)
     if override is not None:
         return override
-    configured = settings.first_trusted("autoMemoryDirectory")
-    if configured is not None:
-        if not isinstance(configured, str):
-            where = claude_setting_source(settings, "autoMemoryDirectory", trusted_only=True)
-            raise invalid_setting("autoMemoryDirectory", configured, "a directory path", where)
+    configured = claude_setting(settings, AUTO_MEMORY_DIRECTORY)
+    if isinstance(configured, str):
         valid = validate_memory_path(configured, home=environment.home)
         if valid is not None:
             return valid
@@ -316,15 +313,8 @@ def auto_memory_disabled_reason(settings: Settings, environment: Environment) ->
         return f"{ENV_SIMPLE} (bare mode) is set; auto memory is off in bare mode"
     if env_truthy(environment.remote) and not environment.remote_memory_dir:
         return f"{ENV_REMOTE} is set without {ENV_REMOTE_MEMORY_DIR}; set it to a memory directory"
-    enabled = settings.merged("autoMemoryEnabled")
-    if enabled is None:
-        return None
-    source = settings.origin("autoMemoryEnabled")
-    if not isinstance(enabled, bool):
-        where = claude_setting_source(settings, "autoMemoryEnabled")
-        raise invalid_setting("autoMemoryEnabled", enabled, FLAG.expected, where)
-    if not enabled:
-        return f'"autoMemoryEnabled": false in {source}; remove it or set it to true'
+    if claude_setting(settings, AUTO_MEMORY_ENABLED) is False:
+        return f'"autoMemoryEnabled": false in {settings.origin("autoMemoryEnabled")}; remove it or set it to true'
     return None
 
 

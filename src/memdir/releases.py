@@ -131,7 +131,7 @@ class Release(NamedTuple):
 class ReleaseHint(NamedTuple):
     """Where the release may be read from; built by the composition root from env and settings."""
 
-    setting: object = None  # memdir.claudeCodeVersion: "2.1.88", "newest" or null
+    setting: Version | None = None  # memdir.claudeCodeVersion, read by the settings table (None: detect)
     reported: str | None = None  # a version named by the caller (a hook input's "version")
     transcript: str | None = None  # the transcript of the current session
     transcripts_dir: str | None = None  # the project's transcripts, newest first
@@ -217,22 +217,10 @@ def _notes_seen(path: str | None) -> Version | None:
     return Version.parse(value) if isinstance(value, str) else None
 
 
-def _from_setting(value: object) -> Version | None:
-    if value is None or value == "newest":
-        return NEWEST if value == "newest" else None
-    parsed = Version.parse(value) if isinstance(value, str) else None
-    if parsed is None:
-        from memdir.settings_table import CALLER, VERSION, invalid_setting  # the table imports this module
-
-        raise invalid_setting("memdir.claudeCodeVersion", value, VERSION.expected, CALLER)
-    return parsed
-
-
 def detect_release(hint: ReleaseHint) -> Release:
     """The release to follow: the first source in the module's order that names one."""
-    found = _from_setting(hint.setting)
-    if found is not None:
-        return Release(found, "setting memdir.claudeCodeVersion", rules_for(found))
+    if hint.setting is not None:
+        return Release(hint.setting, "setting memdir.claudeCodeVersion", rules_for(hint.setting))
     if hint.reported and (found := Version.parse(hint.reported)) is not None:
         return Release(found, "hook input", rules_for(found))
     if hint.transcript and (found := version_from_transcript(hint.transcript)) is not None:

@@ -20,34 +20,38 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from memdir.errors import ConfigError
-from memdir.releases import Version
+from memdir.releases import NEWEST, Version
 from memdir.settings import MEMDIR_KEY, Settings, Source
 
 __all__ = [
     "AGENT_WRITES",
+    "AUTO_DREAM_ENABLED",
+    "AUTO_MEMORY_DIRECTORY",
+    "AUTO_MEMORY_ENABLED",
     "CALLER",
+    "CLAUDE_KEYS",
+    "CLAUDE_MD_EXCLUDES",
     "DEFAULT_SETTINGS",
-    "FLAG",
     "KEYS",
     "MODEL_SPEC",
     "SESSION_MEMORY_KEYS",
     "SETTINGS_DEFAULTS",
-    "VERSION",
     "Check",
+    "ClaudeKey",
     "Key",
     "MemdirSettings",
     "Problems",
     "SessionMemorySettings",
     "Where",
-    "claude_setting_source",
+    "claude_setting",
     "invalid_setting",
+    "release_setting",
     "resolve_memdir_settings",
     "session_memory_settings",
     "setting_source",
-    "setting_value",
 ]
 
 AGENT_WRITES = ("direct", "review", "off")
@@ -169,12 +173,19 @@ SESSION_MEMORY_KEYS: tuple[Key, ...] = (
         "Compaction keeps at most this many tokens."),
 )  # fmt: skip
 
-_SESSION_MEMORY_DEFAULTS = SessionMemorySettings(*(key.default for key in SESSION_MEMORY_KEYS))  # type: ignore[arg-type]
+
+def _defaults(keys: tuple[Key, ...]) -> dict[str, Any]:
+    """Each key's default by its record attribute: what a record is built from, by keyword."""
+    return {key.attr: key.default for key in keys}
+
+
+_SESSION_MEMORY_DEFAULTS = SessionMemorySettings(**_defaults(SESSION_MEMORY_KEYS))
 
 
 class MemdirSettings(NamedTuple):
     """Every ``memdir.*`` setting of one configuration, checked: the attribute of a key is its
-    name in snake case (``memdir.scanCap`` is ``scan_cap``)."""
+    name in snake case (``memdir.scanCap`` is ``scan_cap``). Built by keyword from :data:`KEYS`,
+    so a key without its attribute, or an attribute without its key, fails at import."""
 
     scan_cap: int | None
     derived_index: bool | None
@@ -253,7 +264,8 @@ KEYS: tuple[Key, ...] = (
 )  # fmt: skip
 
 _BY_NAME = {key.name: key for key in KEYS}
-DEFAULT_SETTINGS = MemdirSettings(*(key.default for key in KEYS))  # type: ignore[arg-type]
+# Every default, read by attribute (also by the features' own defaults: the prefilters' 40).
+DEFAULT_SETTINGS = MemdirSettings(**_defaults(KEYS))
 
 
 def _json_default(key: Key) -> object:
@@ -324,7 +336,7 @@ def _report(problem: ConfigError, problems: Problems | None, instead: str) -> No
     problems.append(ConfigError(f"{problem.message}; {instead}", rule="settings", path=problem.path))
 
 
-def claude_setting_source(settings: Settings, key: str, *, trusted_only: bool = False) -> Where:
+def _claude_where(settings: Settings, key: str, *, trusted_only: bool = False) -> Where:
     """Where one of Claude Code's own keys (``autoMemoryEnabled``, ...) was read from: the source
     :meth:`Settings.merged` (or, ``trusted_only``, :meth:`Settings.first_trusted`) takes it from."""
     source = settings.origin(key, trusted_only=trusted_only)
@@ -368,14 +380,13 @@ def session_memory_settings(
         for name in section:
             if name not in known:
                 _report(_unknown(name, known, f"memdir.sessionMemory.{prefix}", where), problems, "memdir ignores it")
-    fields: list[object] = []
+    fields: dict[str, Any] = {}
     for key in SESSION_MEMORY_KEYS:
         outer, _, inner = key.name.rpartition(".")
         found = (compact if outer else value).get(inner)
-        fields.append(
-            key.default if found is None else _checked(key, found, f"sessionMemory.{key.name}", where, problems)
-        )
-    return SessionMemorySettings(*fields)  # type: ignore[arg-type]
+        checked = key.default if found is None else _checked(key, found, f"sessionMemory.{key.name}", where, problems)
+        fields[key.attr] = checked
+    return SessionMemorySettings(**fields)
 
 
 def _checked(key: Key, value: object, name: str, where: Where, problems: Problems | None = None) -> object:
@@ -410,26 +421,70 @@ def resolve_memdir_settings(settings: Settings, *, problems: Problems | None = N
                 _report(
                     _unknown(name, tuple(_BY_NAME), "memdir.", _where(settings, source)), problems, "memdir ignores it"
                 )
-    values: list[object] = []
+    values = _defaults(KEYS)
     for key in KEYS:
         for source, section in sections:
             if key.name in section:
                 value = section[key.name]
                 where = _where(settings, source)
                 if key.default is _SESSION_MEMORY_DEFAULTS:
-                    values.append(session_memory_settings(value, where, problems))
+                    values[key.attr] = session_memory_settings(value, where, problems)
                 else:
-                    values.append(_checked(key, value, key.name, where, problems))
+                    values[key.attr] = _checked(key, value, key.name, where, problems)
                 break
-        else:
-            values.append(key.default)
-    return MemdirSettings(*values)  # type: ignore[arg-type]
+    return MemdirSettings(**values)
 
 
-def setting_value(record: MemdirSettings, name: str) -> object:
-    """The checked value of ``memdir.<name>`` in ``record``; a name the table does not know is an
-    error naming the nearest one it does (``record.<attribute>`` is the typed way to read one)."""
-    key = _BY_NAME.get(name)
-    if key is None:
-        raise _unknown(name, tuple(_BY_NAME), "memdir.", CALLER)
-    return getattr(record, key.attr)
+def release_setting(value: object, where: Where = CALLER) -> Version | None:
+    """``memdir.claudeCodeVersion`` as the release it names: None (detect it), ``"newest"`` (the
+    newest rules) or a version; anything else is the one settings error."""
+    if value is None or value == "newest":
+        return NEWEST if value == "newest" else None
+    parsed = Version.parse(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise invalid_setting(f"{MEMDIR_KEY}.claudeCodeVersion", value, VERSION.expected, where)
+    return parsed
+
+
+class ClaudeKey:
+    """One of Claude Code's own keys that memdir reads (outside ``"memdir"``): its name, its check,
+    and whether Claude Code takes it from trusted sources only (never a checked-in project file)."""
+
+    __slots__ = ("check", "name", "trusted_only")
+
+    def __init__(self, name: str, check: Check, *, trusted_only: bool = False) -> None:
+        self.name = name
+        self.check = check
+        self.trusted_only = trusted_only
+
+
+AUTO_MEMORY_ENABLED = ClaudeKey("autoMemoryEnabled", FLAG)
+AUTO_MEMORY_DIRECTORY = ClaudeKey(
+    "autoMemoryDirectory", Check("a directory path", lambda value: isinstance(value, str)), trusted_only=True
+)
+AUTO_DREAM_ENABLED = ClaudeKey("autoDreamEnabled", FLAG)
+CLAUDE_MD_EXCLUDES = ClaudeKey(
+    "claudeMdExcludes",
+    Check(
+        "a list of glob patterns or absolute paths",
+        lambda value: isinstance(value, list) and all(isinstance(pattern, str) for pattern in value),
+    ),
+)
+# Claude Code's keys memdir honours as Claude Code does, each checked here in the same words as memdir's.
+CLAUDE_KEYS: tuple[ClaudeKey, ...] = (
+    AUTO_MEMORY_ENABLED,
+    AUTO_MEMORY_DIRECTORY,
+    AUTO_DREAM_ENABLED,
+    CLAUDE_MD_EXCLUDES,
+)
+
+
+def claude_setting(settings: Settings, key: ClaudeKey) -> object:
+    """The value of one of Claude Code's own keys, as Claude Code takes it (the merged value, or
+    the first trusted one), or None when no file sets it; a value the key's check refuses is the
+    one settings error, naming the file it was read from."""
+    value = settings.first_trusted(key.name) if key.trusted_only else settings.merged(key.name)
+    if value is None or key.check.accepts(value):
+        return value
+    where = _claude_where(settings, key.name, trusted_only=key.trusted_only)
+    raise invalid_setting(key.name, value, key.check.expected, where)

@@ -1,7 +1,7 @@
 import re
 from pathlib import Path
 
-from memdir.config import SETTINGS_KEYS
+from memdir.settings_table import SETTINGS_DEFAULTS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 
@@ -14,6 +14,6 @@ def test_the_python_example_in_the_extraction_doc_runs():
 def test_the_documented_settings_keys_and_defaults_match_the_code():
     text = DOC.read_text(encoding="utf-8")
     for key in ("model", "selector", "selectorPrefilter", "extractEveryTurns", "extractPrefilter"):
-        default = SETTINGS_KEYS[key]
+        default = SETTINGS_DEFAULTS[key]
         shown = "null" if default is None else (f'"{default}"' if isinstance(default, str) else str(default))
         assert f"| `{key}` | `{shown}` |" in text

@@ -2,8 +2,8 @@ import json
 import re
 from pathlib import Path
 
-from memdir.config import SETTINGS_KEYS
 from memdir.session_notes.thresholds import CompactThresholds, UpdateThresholds, compact_thresholds, update_thresholds
+from memdir.settings_table import SETTINGS_DEFAULTS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "session-memory.md"
 
@@ -20,6 +20,6 @@ def test_the_python_example_in_the_session_memory_doc_runs():
 def test_the_documented_settings_are_the_defaults():
     (example,) = blocks("json")
     documented = json.loads(example)["memdir"]["sessionMemory"]
-    assert documented == SETTINGS_KEYS["sessionMemory"]
+    assert documented == SETTINGS_DEFAULTS["sessionMemory"]
     assert update_thresholds(documented) == UpdateThresholds()
     assert compact_thresholds(documented) == CompactThresholds()

@@ -44,7 +44,7 @@ def instructions(
         echo_json([*(file.as_json() for file in chain.files), *(file.as_json() for file in others)])
         return
     if render:
-        click.echo(render_instructions(chain.files, skip_index=state.config.skip_index) or "")
+        click.echo(render_instructions(chain.files, skip_index=state.config.memdir.skip_index) or "")
         return
     if chain.disabled:
         click.echo(f"instruction files are switched off: {chain.disabled}", err=True)

@@ -46,16 +46,16 @@ from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import prefilter_candidates
 from memdir.recall.manifest import format_manifest
 from memdir.recall.selector_protocol import Selector
+from memdir.settings_table import DEFAULT_SETTINGS
 from memdir.store.directory import MemoryDir
 from memdir.templates import render_template
 
-__all__ = ["DEFAULT_MANIFEST_LIMIT", "DEFAULT_MAX_TURNS", "NO_NEW_MESSAGES", "Conversation", "Extractor"]
+__all__ = ["DEFAULT_MAX_TURNS", "NO_NEW_MESSAGES", "Conversation", "Extractor"]
 
 log = logging.getLogger("memdir.extract")
 
 DEFAULT_MAX_TURNS = 5
 DEFAULT_DRAIN_TIMEOUT = 60.0
-DEFAULT_MANIFEST_LIMIT = 40
 NO_NEW_MESSAGES = "no new messages since the last extraction"
 
 Conversation = Sequence[ConversationMessage] | Sequence[Mapping[str, object]]
@@ -85,7 +85,7 @@ class Extractor:
         links: bool = False,
         every_turns: int = 1,
         max_turns: int = DEFAULT_MAX_TURNS,
-        manifest_limit: int | None = DEFAULT_MANIFEST_LIMIT,
+        manifest_limit: int | None = DEFAULT_SETTINGS.extract_prefilter,
         max_tokens: int = 4096,
         timeout: float = 120.0,
         cursor: str | None = None,

@@ -31,7 +31,7 @@ from memdir.instructions.globs import glob_matches
 from memdir.instructions.includes import extract_include_paths, is_text_file
 from memdir.paths import auto_mem_entrypoint, find_canonical_git_root, find_git_root
 from memdir.settings import Settings, Source, default_managed_dir
-from memdir.settings_table import claude_setting_source, invalid_setting
+from memdir.settings_table import CLAUDE_MD_EXCLUDES, claude_setting
 
 __all__ = [
     "DISABLE_CLAUDE_MDS_ENV",
@@ -84,16 +84,9 @@ def _rule_matches(rule: InstructionFile, target: str) -> bool:
 
 def _excludes(settings: Settings) -> tuple[str, ...]:
     """``claudeMdExcludes`` as patterns, plus the real-path form of absolute ones (``/tmp`` links)."""
-    settings_value = settings.merged("claudeMdExcludes")
-    if settings_value is None:
+    settings_value = claude_setting(settings, CLAUDE_MD_EXCLUDES)
+    if not isinstance(settings_value, list):
         return ()
-    if not isinstance(settings_value, list) or not all(isinstance(p, str) for p in settings_value):
-        raise invalid_setting(
-            "claudeMdExcludes",
-            settings_value,
-            "a list of glob patterns or absolute paths",
-            claude_setting_source(settings, "claudeMdExcludes"),
-        )
     patterns = [p.replace("\\", "/") for p in settings_value if p]
     for pattern in list(patterns):
         if not pattern.startswith("/"):

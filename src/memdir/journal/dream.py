@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from memdir.background.file_tools import FileTool, MemoryFileTools
 from memdir.background.loop import AgentRun, ToolOutcome, agent_steps, arun_agent, run_agent
-from memdir.config import MemoryConfig, agent_memory_dir, agent_writes, open_dream_dir
+from memdir.config import MemoryConfig, agent_memory_dir, open_dream_dir
 from memdir.errors import MemdirError, ModelNotConfigured
 from memdir.journal.daily_log import list_logs
 from memdir.journal.gate import DreamGate, GateDecision, sessions_since
@@ -247,7 +247,7 @@ def _prepare(
     force, dry_run, gate, current_session, clock, max_turns, on_progress = options
     if not config.enabled:
         return DreamReport(False, f"auto memory is disabled ({config.disabled_reason})", dry_run=dry_run)
-    if agent_writes(config) == "off":
+    if config.memdir.agent_writes == "off":
         return DreamReport(False, "agents may not change memory (memdir.agentWrites is off)", dry_run=dry_run)
     turns = _max_turns(config, max_turns)
     direct = memory_dir if memory_dir is not None else open_dream_dir(config)

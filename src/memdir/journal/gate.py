@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from memdir.config import MemoryConfig
 from memdir.envflags import env_truthy
 from memdir.journal.lock import ConsolidationLock
-from memdir.settings_table import FLAG, claude_setting_source, invalid_setting
+from memdir.settings_table import AUTO_DREAM_ENABLED, claude_setting
 
 __all__ = ["SCAN_INTERVAL_SECONDS", "DreamGate", "GateDecision", "auto_dream_enabled", "sessions_since"]
 
@@ -42,11 +42,8 @@ def auto_dream_enabled(config: MemoryConfig) -> tuple[bool, str]:
         return False, f"auto memory is disabled ({config.disabled_reason})"
     if env_truthy(config.environment.remote):
         return False, "remote sessions (CLAUDE_CODE_REMOTE) do not dream"
-    setting = config.settings.merged("autoDreamEnabled")
-    if setting is not None:
-        if not isinstance(setting, bool):
-            where = claude_setting_source(config.settings, "autoDreamEnabled")
-            raise invalid_setting("autoDreamEnabled", setting, FLAG.expected, where)
+    setting = claude_setting(config.settings, AUTO_DREAM_ENABLED)
+    if isinstance(setting, bool):
         return setting, "" if setting else '"autoDreamEnabled": false in settings'
     if resolve_model_spec(None, environment_value=config.environment.model, settings_value=config.memdir.model):
         return True, ""

@@ -36,15 +36,15 @@ __all__ = [
 ]
 
 
-def selector_record(config: MemoryConfig, kind: str | None = None, *, setting: str = "selector") -> SelectorKind:
+def selector_record(config: MemoryConfig, kind: str | None = None, *, hook: bool = False) -> SelectorKind:
     """The kind to build: ``kind`` (an option's or a caller's), else the settings key
-    ``memdir.<setting>`` (``selector``, or the prompt hook's ``hookSelector``). The settings table
+    ``memdir.selector`` (``memdir.hookSelector`` for the prompt hook's, ``hook``). The settings table
     checked the setting's type; which kinds exist is the registry's to say
     (:func:`~memdir.recall.registry.find_selector`, which looks through the installed plugins for a
     kind it does not know), here, once per build; this only says where the name came from."""
     chosen = kind
     if chosen is None:
-        chosen = config.memdir.hook_selector if setting == "hookSelector" else config.memdir.selector
+        chosen = config.memdir.hook_selector if hook else config.memdir.selector
     try:
         return find_selector(chosen)
     except ConfigError as exc:
@@ -58,12 +58,13 @@ def selector_record(config: MemoryConfig, kind: str | None = None, *, setting: s
                 rule="settings",
             ) from None
         expected = f"one of {', '.join(kinds[:-1])} or {kinds[-1]}"
-        raise invalid_setting(f"memdir.{setting}", chosen, expected, setting_source(config.settings, setting)) from None
+        name = "hookSelector" if hook else "selector"
+        raise invalid_setting(f"memdir.{name}", chosen, expected, setting_source(config.settings, name)) from None
 
 
-def selector_kind(config: MemoryConfig, kind: str | None = None, *, setting: str = "selector") -> str:
+def selector_kind(config: MemoryConfig, kind: str | None = None) -> str:
     """The name of :func:`selector_record`'s kind."""
-    return selector_record(config, kind, setting=setting).name
+    return selector_record(config, kind).name
 
 
 def selector_inputs(
@@ -121,11 +122,11 @@ def make_selector(
     load_model: Callable[[str], ChatModel] | None = None,
     index: MemoryIndex | None = None,
     model_timeout: float | None = None,
-    setting: str = "selector",
+    hook: bool = False,
 ) -> Selector:
     """The selector for ``kind`` (one of :func:`~memdir.recall.registry.selector_kinds`; default:
-    the settings key ``memdir.<setting>``), for a caller without a session: the model spec is
-    resolved here (``model_spec``, ``MEMDIR_MODEL``, ``memdir.model``).
+    the settings key ``memdir.selector``, or ``memdir.hookSelector`` with ``hook``), for a caller
+    without a session: the model spec is resolved here (``model_spec``, ``MEMDIR_MODEL``, ``memdir.model``).
 
     ``llm`` without a model is an error. ``auto`` with a model that cannot be built (no key, no
     SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps
@@ -133,7 +134,7 @@ def make_selector(
     """
     from memdir.llm.registry import resolve_model_spec
 
-    record = selector_record(config, kind, setting=setting)
+    record = selector_record(config, kind, hook=hook)
     spec = resolve_model_spec(
         model_spec, environment_value=config.environment.model, settings_value=config.memdir.model
     )

@@ -23,11 +23,11 @@ from memdir.recall.selector_protocol import (
     StoreSelection,
     unexpired,
 )
+from memdir.settings_table import DEFAULT_SETTINGS
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
 
 __all__ = [
-    "DEFAULT_PREFILTER_THRESHOLD",
     "MANIFEST_LIMIT",
     "SELECTOR_MAX_TOKENS",
     "SELECTOR_SCHEMA",
@@ -41,7 +41,6 @@ log = logging.getLogger("memdir.recall")
 
 SELECTOR_MAX_TOKENS = 256
 SELECTOR_TIMEOUT = 15.0
-DEFAULT_PREFILTER_THRESHOLD = 40
 # Claude Code's manifest: the most memories a model is ever shown (it shows the newest 200).
 MANIFEST_LIMIT = 200
 SELECTOR_SCHEMA: Mapping[str, object] = {
@@ -112,7 +111,7 @@ class LLMSelector:
         model: ChatModel,
         fallback: Selector | None = None,
         *,
-        prefilter_threshold: int | None = DEFAULT_PREFILTER_THRESHOLD,
+        prefilter_threshold: int | None = DEFAULT_SETTINGS.selector_prefilter,
         timeout: float = SELECTOR_TIMEOUT,
         nested_types: bool = True,
     ) -> None:

@@ -38,6 +38,7 @@ from memdir.recall.selector_protocol import (
     StoreSelection,
     StoreSelector,
 )
+from memdir.settings_table import DEFAULT_SETTINGS
 
 if TYPE_CHECKING:
     from memdir.llm.base import ChatModel
@@ -58,7 +59,6 @@ __all__ = [
 
 
 OFFLINE_SELECTORS = ("offline", "lexical", "embedding", "hybrid")
-DEFAULT_PREFILTER = 40
 
 
 class SelectorInputs(NamedTuple):
@@ -74,7 +74,7 @@ class SelectorInputs(NamedTuple):
     vectors: VectorCache | None = None
     model_spec: str | None = None
     load_model: Callable[[str], ChatModel] | None = None
-    prefilter: int | None = DEFAULT_PREFILTER
+    prefilter: int | None = DEFAULT_SETTINGS.selector_prefilter
     embed_model: str | None = None
     model_timeout: float | None = None  # seconds; None: the model-backed selector's own default
     nested_types: bool = True  # the manifest tags types read from metadata: (Claude Code 2.1.330)

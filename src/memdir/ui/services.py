@@ -31,7 +31,7 @@ def build_services(
     session = MemorySession(config)
     browse = session  # the store the pages list and search
     if config.memdir.derived_index is None and not uses_derived_index(config):
-        browse = MemorySession(config._replace(scan_cap=None))
+        browse = MemorySession(config._replace(memdir=config.memdir._replace(scan_cap=None)))
     selector = session.selector
     recaller = session.recaller
     # Search shares the recall selector only when both rank the same memories.

@@ -132,9 +132,7 @@ def open_session(
         )
     if config is None:
         config = resolve_config(project, memory_dir=os.fspath(memory_dir) if memory_dir is not None else None)
-    built = MemorySession(
-        config, model=model, model_spec=model_spec, selector_kind=selector_kind, selector_setting="hookSelector"
-    )
+    built = MemorySession(config, model=model, model_spec=model_spec, selector_kind=selector_kind, hook_selector=True)
     built.selected_kind()  # a wrong kind is reported here, not at the first recall
     return built
 

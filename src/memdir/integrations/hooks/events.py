@@ -275,9 +275,7 @@ def _user_prompt_submit(hook: HookInput, config: MemoryConfig, launcher: Launche
     # The prompt waits for this hook, which Claude Code kills at its timeout: a slow model
     # must give way to the offline ranking well before that.
     # A build or a long refresh of the derived index goes to the background, never into the prompt.
-    session = MemorySession(
-        config, selector_setting="hookSelector", model_timeout=HOOK_SELECTOR_TIMEOUT, defer_work=True
-    )
+    session = MemorySession(config, hook_selector=True, model_timeout=HOOK_SELECTOR_TIMEOUT, defer_work=True)
     session.selected_kind()  # a wrong memdir.hookSelector is reported even when recall skips the prompt
     if path is not None:
         session.state = load_recall_state(path)

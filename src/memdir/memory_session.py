@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from memdir.recall.selector_protocol import Selector
     from memdir.session_notes.session import SessionNotes
     from memdir.store.index_db import MemoryIndex
+    from memdir.tools.toolbox import MemoryToolbox
 
 __all__ = ["MemorySession"]
 
@@ -83,6 +84,7 @@ class MemorySession:
         self._writer_ranker: Selector | None = None
         self._kind: SelectorKind | None = None
         self._recaller: Recaller | None = None
+        self._toolbox: MemoryToolbox | None = None
         self._clock = clock
         self._state: RecallState | None = None
         self._section: str | None = None
@@ -237,6 +239,20 @@ class MemorySession:
                 defer_work=self.defer_work,
             )
         return self._recaller
+
+    @property
+    def toolbox(self) -> MemoryToolbox:
+        """The memory tools a model calls (:mod:`memdir.tools`), one per session: over
+        :attr:`agent_dir` (``memdir.agentWrites``), recalling with :attr:`recaller` (built at the
+        first recall) and checking writes with :meth:`writer_ranker`. The MCP server and the
+        agent-framework adapters hand out these tools."""
+        if self._toolbox is None:
+            from memdir.tools.toolbox import MemoryToolbox
+
+            self._toolbox = MemoryToolbox(
+                self.agent_dir, recaller=lambda: self.recaller, writer_ranker=self.writer_ranker
+            )
+        return self._toolbox
 
     def prompt_config(self) -> PromptConfig:
         from memdir.prompt import PromptConfig

@@ -83,10 +83,13 @@ def test_an_agent_saves_a_memory_and_the_next_turn_recalls_it_before_each_model_
         assert items.index(reminders[0]) == 1  # right after the user's message
 
 
-def test_the_tools_are_function_tools_named_as_in_every_framework(memory_dir, env):
+def test_the_tools_are_the_mcp_servers_tools_as_function_tools(memory_dir, env):
     tools = memdir_tools(session=session_over(memory_dir, env))
     assert [tool.name for tool in tools] == ["recall", "remember", "update", "forget"]
-    assert tools[1].params_json_schema["required"][:3] == ["name", "description", "content"]
+    remember = tools[1].params_json_schema
+    assert list(remember["properties"]) == ["type", "name", "description", "body", "file", "force", "replaces"]
+    assert remember["properties"]["body"]["description"] == "The memory itself, in Markdown."
+    # the scripted models here call remember with "content", an alias the tool accepts as the MCP server does
 
 
 def extraction_model(memory_dir, *more):

@@ -27,11 +27,12 @@ from mcp import Client
 from memdir.cli import cli
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import ConfigError
-from memdir.integrations.frameworks.agent_memory import AgentMemory
+from memdir.integrations.frameworks.agent_memory import AgentMemory, tool_functions
 from memdir.integrations.frameworks.langgraph import MemdirStore
 from memdir.integrations.mcp.server import create_server
 from memdir.integrations.memory_tool.backend import MemdirMemoryTool
 from memdir.memory_session import MemorySession
+from memdir.tools.declared import AGENT_TOOLS
 
 ROLE = "---\nname: Role\ndescription: Leads payments\ntype: user\n---\n\nOld.\n"
 REMEMBER = {"type": "project", "name": "Deploys", "description": "Deploys go out on Tuesdays", "body": "Tue."}
@@ -117,10 +118,11 @@ def test_with_agent_writes_off_the_memory_tool_the_adapters_tools_and_the_langgr
         tool.clear_all_memory()
 
     agent = AgentMemory(MemorySession(off.config()), extract=False)
+    tools = {tool.name: function for tool, function in tool_functions(agent)}
     for said in (
-        agent.remember("Deploys", "Deploys go out on Tuesdays", "Tue."),
-        agent.update("user_role.md", content="New."),
-        agent.forget("user_role.md"),
+        tools["remember"](type="project", name="Deploys", description="Deploys go out on Tuesdays", body="Tue."),
+        tools["update"](file="user_role.md", body="New."),
+        tools["forget"](file="user_role.md"),
     ):
         assert json.loads(said)["rule"] == "agent-writes-off", said
 
@@ -149,7 +151,9 @@ def test_in_review_mode_every_agent_write_path_proposes_and_a_person_accepts(rev
     assert "is a proposal" in str(created)
 
     agent = AgentMemory(MemorySession(review.config()), extract=False, by="pydantic-ai")
-    assert json.loads(agent.remember("Flags", "Flags guard payouts", "Flags."))["status"] == "proposed"
+    remember = dict(tool_functions(agent))[AGENT_TOOLS[1]]
+    said = remember(type=None, name="Flags", description="Flags guard payouts", body="Flags.")
+    assert json.loads(said)["status"] == "proposed"
     MemdirStore(session=MemorySession(review.config())).put(("memories",), "owners", {"content": "Ana owns billing"})
 
     assert review.files() == before, "nothing changes until a person accepts"

@@ -15,7 +15,6 @@ from memdir.errors import ConfigError
 from memdir.loaded_index import claude_code_load
 from memdir.memory_session import MemorySession
 from memdir.recall.batch import rank_batch
-from memdir.recall.recaller import Recaller
 from memdir.recall.registry import find_selector, is_selector, selector_kinds
 from memdir.recall.selector_protocol import RankingSelector
 from memdir.store.files import ensure_dir
@@ -164,13 +163,7 @@ def recall(
     session = MemorySession(
         state.config, memory_dir=state.memory_dir, selector_kind=selector_kind, model_spec=model_spec
     )
-    recaller = Recaller(
-        state.memory_dir,
-        selector=session.selector,
-        limit=limit or 5,
-        dated_headers=state.config.claude_code.rules.dated_memory_headers,
-    )
-    result = recaller.recall(query, recent_tools=recent_tools)
+    result = session.recaller.recall(query, recent_tools=recent_tools, limit=limit or 5)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     if as_json:

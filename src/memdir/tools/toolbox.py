@@ -1,14 +1,16 @@
-"""What the MCP tools do, as plain Python over one memory directory.
+"""What the memory tools do, as plain Python over one memory directory.
 
-The MCP server only wires these methods to the protocol, so the behaviour a model sees (what a
-write reports, which rule refused it, how a loosely named file is found) is testable without a
-transport. Every write answers with a :class:`Outcome`: the files and index line that changed,
-or the rule that refused the write and its message (SPEC Part A 10).
+Each tool is a method here, and its signature is its declaration (:mod:`memdir.tools.declared`):
+the MCP server and the agent-framework adapters only turn these methods into their own tools, so
+the behaviour a model sees (what a write reports, which rule refused it, how a loosely named file
+is found) is the same everywhere and testable without a transport. Every call answers with an
+:class:`~memdir.tools.outcome.Outcome`: the files and index line that changed, or the rule that refused the call and
+its message (SPEC Part A 10).
 
 Every payload carries all the text a model needs, because Claude Code hands the model a tool's
 structured result instead of its text content whenever both are present: ``recall`` puts the
 rendered memories in ``text`` and ``read`` the file in ``content``. Every string of every answer
-is neutralised (:mod:`memdir.model.markup`, through :func:`_neutral`): memory text, file names,
+is neutralised (:mod:`memdir.model.markup`, through :func:`~memdir.tools.outcome.neutral`): memory text, file names,
 who made a change (``team:<token name>`` is a teammate's choice) and the messages that quote
 them are data, and cannot open or close a block of the prompt they land in. The one exception is
 ``recall``'s ``text``, whose memories are neutralised as they are rendered inside memdir's own
@@ -17,12 +19,11 @@ reminder tags.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from memdir.errors import MemdirError, MemoryFormatError, MemoryNotFound
+from memdir.errors import ConfigError, MemdirError, MemoryFormatError, MemoryNotFound
 from memdir.model.index import IndexEntry
 from memdir.model.markup import neutralise
 from memdir.model.memory import Memory
@@ -37,39 +38,14 @@ from memdir.store.records import SaveResult
 from memdir.store.relations import with_relation
 from memdir.store.scan import MemoryHeader
 from memdir.templates import render_template
+from memdir.tools.declared import ArgumentMissing, Body, Description, File, Name, NewFile, Query, Replaces, TypeName
+from memdir.tools.outcome import Outcome, neutral
 from memdir.writes.near import Near, save_unless_identical
 
-__all__ = ["MemoryToolbox", "Outcome", "parse_type"]
+__all__ = ["MemoryToolbox", "parse_type"]
 
 _TYPE_NAMES = ", ".join(t.value for t in MEMORY_TYPES)
 _NO_HISTORY = "no history is kept for this memory directory (the settings key memdir.history is false)"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The answer to one tool call: ``ok`` with a payload, or refused with the rule and message."""
-
-    ok: bool
-    payload: dict[str, Any] = field(default_factory=dict)
-    text: str | None = None  # plain text to show instead of the JSON payload
-
-    @classmethod
-    def refused(cls, exc: MemdirError) -> Outcome:
-        payload: dict[str, Any] = {"status": "refused", "rule": exc.rule, "message": exc.message}
-        if exc.path:
-            payload["path"] = exc.path
-        return cls(ok=False, payload=_neutral(payload))
-
-
-def _neutral(value: Any) -> Any:
-    """``value`` (a payload: dicts, lists, strings, numbers) with every string neutralised."""
-    if isinstance(value, str):
-        return neutralise(value)
-    if isinstance(value, dict):
-        return {key: _neutral(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_neutral(item) for item in value]
-    return value
 
 
 def parse_type(value: str | None) -> MemoryType | None:
@@ -108,8 +84,8 @@ def _save_json(result: SaveResult, entry: IndexEntry | None) -> dict[str, Any]:
         payload["index_warning"] = result.index_warning
     if entry is not None:
         payload["index_line"] = entry.render()
-    neutral: dict[str, Any] = _neutral(payload)
-    return neutral
+    answer: dict[str, Any] = neutral(payload)
+    return answer
 
 
 def _near_json(near: list[Near], new_file: str) -> dict[str, Any]:
@@ -122,38 +98,32 @@ def _near_json(near: list[Near], new_file: str) -> dict[str, Any]:
 
 
 class MemoryToolbox:
-    """recall / remember / update / forget / list / read over one :class:`MemoryDir`."""
+    """recall / remember / update / forget / list / read / history / restore over one :class:`MemoryDir`.
+
+    :attr:`MemorySession.toolbox <memdir.memory_session.MemorySession.toolbox>` hands out the one
+    toolbox of a session, over its agent-facing directory and with its recaller."""
 
     def __init__(
         self,
         memory_dir: MemoryDir,
         *,
-        selector: Selector | Callable[[], Selector] | None = None,
+        recaller: Callable[[], Recaller] | None = None,
         writer_ranker: Callable[[], Selector] | None = None,
-        clock: Callable[[], float] = time.time,
-        dated_headers: bool | Callable[[], bool] = True,
     ) -> None:
-        """``selector`` may be a function that builds it: then it is built on the first recall, and a
-        selector that cannot be built (the hybrid without the ``embed`` extra) fails that call with a
-        clear message instead of keeping the server from starting. ``writer_ranker`` builds the
-        offline ranking a write is checked with (:mod:`memdir.writes.near`; default: BM25).
-        ``dated_headers`` follows the
-        Claude Code release in use (see :class:`Recaller`); a function is asked on the first recall,
-        so finding the release never delays the server's start."""
+        """``recaller`` gives the session's recaller on the first recall, so a selector that cannot
+        be built (the hybrid without the ``embed`` extra) fails that call with a clear message
+        instead of keeping a server from starting; a toolbox without one only writes and reads.
+        ``writer_ranker`` builds the offline ranking a write is checked with
+        (:mod:`memdir.writes.near`; default: BM25)."""
         self.memory_dir = memory_dir
-        self._dated_headers = dated_headers
-        self._selector = selector
+        self._recaller = recaller
         self._writer_ranker = writer_ranker
-        self._clock = clock
-        self._recaller: Recaller | None = None
 
     @property
     def recaller(self) -> Recaller:
         if self._recaller is None:
-            chosen = self._selector() if callable(self._selector) else self._selector
-            dated = self._dated_headers() if callable(self._dated_headers) else self._dated_headers
-            self._recaller = Recaller(self.memory_dir, selector=chosen, clock=self._clock, dated_headers=dated)
-        return self._recaller
+            raise ConfigError("this toolbox recalls nothing: use MemorySession.toolbox", rule="no-recaller")
+        return self._recaller()
 
     # -- finding files -------------------------------------------------------------------
     def find(self, file: str) -> str:
@@ -166,10 +136,10 @@ class MemoryToolbox:
             raise MemoryNotFound(exc.message + "; call list to see the file names", path=file) from None
 
     # -- read-only tools -----------------------------------------------------------------
-    def recall(self, query: str, *, limit: int = 5) -> Outcome:
+    def recall(self, query: Query, limit: int = 5) -> Outcome:
         """The memories relevant to ``query``, rendered as the system reminders an agent receives."""
         try:
-            result = self.recaller.recall(query, limit=max(1, min(limit, 20)), asked=True)
+            result = self.recaller.recall(query or "", limit=max(1, min(limit, 20)), asked=True)
         except MemdirError as exc:
             return Outcome.refused(exc)
         if result.reminders:
@@ -180,13 +150,13 @@ class MemoryToolbox:
             text = "no relevant memories"
         payload = {
             "text": text,  # rendered: each memory neutralised inside memdir's own reminder tags
-            **_neutral(
+            **neutral(
                 {"files": [m.file for m in result.memories], "selector": result.selector, "skipped": result.skipped}
             ),
         }
         return Outcome(ok=True, payload=payload, text=text)
 
-    def list_memories(self, *, type: str | None = None) -> Outcome:
+    def list_memories(self, type: TypeName = None) -> Outcome:
         try:
             wanted = parse_type(type)
         except MemdirError as exc:
@@ -197,9 +167,9 @@ class MemoryToolbox:
             payload={"memory_dir": neutralise(self.memory_dir.path), "memories": [_header_json(h) for h in headers]},
         )
 
-    def read(self, file: str) -> Outcome:
+    def read(self, file: File) -> Outcome:
         try:
-            rel = self.find(file)
+            rel = self.find(file or "")
             text = neutralise(self.memory_dir.read_text(rel))
         except MemdirError as exc:
             return Outcome.refused(exc)
@@ -207,7 +177,7 @@ class MemoryToolbox:
 
         return Outcome(
             ok=True,
-            payload=_neutral({"file": rel, "content": text, **provenance_json(self.memory_dir, rel)}),
+            payload=neutral({"file": rel, "content": text, **provenance_json(self.memory_dir, rel)}),
             text=text,
         )
 
@@ -219,7 +189,7 @@ class MemoryToolbox:
         except MemoryNotFound:
             return view.find(file)
 
-    def history(self, file: str | None = None, *, limit: int = 50) -> Outcome:
+    def history(self, file: File = None, limit: int = 50) -> Outcome:
         """Recorded changes newest first (of one memory, or of the whole directory), with who made
         each (``by``) and the run it belonged to."""
         view = self.memory_dir.history
@@ -231,19 +201,21 @@ class MemoryToolbox:
         except MemdirError as exc:
             return Outcome.refused(exc)
         versions = [row.as_json() for row in rows]
-        return Outcome(ok=True, payload=_neutral({"file": rel, "versions": versions}))
+        return Outcome(ok=True, payload=neutral({"file": rel, "versions": versions}))
 
-    def restore(self, file: str, version: int) -> Outcome:
+    def restore(self, file: File, version: int | None) -> Outcome:
         """Bring back ``file`` as its version ``version`` left it (a deleted memory too); recorded
         as a new version, so it can be undone."""
         view = self.memory_dir.history
         if view is None:
             return Outcome(ok=False, payload={"status": "refused", "rule": "no-history", "message": _NO_HISTORY})
         try:
-            row = view.restore(self._history_name(view, file), version)
+            if version is None:
+                raise ArgumentMissing("the argument 'version' is required")
+            row = view.restore(self._history_name(view, file or ""), version)
         except MemdirError as exc:
             return Outcome.refused(exc)
-        payload = _neutral({"restored_from": version, **row.as_json()})
+        payload = neutral({"restored_from": version, **row.as_json()})
         return Outcome(ok=True, payload=self._reported(payload, "restored"))
 
     def index(self) -> str:
@@ -257,20 +229,25 @@ class MemoryToolbox:
     def remember(
         self,
         *,
-        type: str | None,
-        name: str,
-        description: str,
-        body: str,
-        file: str | None = None,
+        type: TypeName = None,
+        name: Name,
+        description: Description,
+        body: Body = None,
+        file: NewFile = None,
         force: bool = False,
-        replaces: str | None = None,
+        replaces: Replaces = None,
     ) -> Outcome:
         """Save a new memory and its index line, and name the memories that may already say it
         (with what to do: update one, or record that the new one replaces it). A memory nearly
         identical to one that exists is refused (rule ``identical``) unless ``force``; an existing
         file is refused too. ``replaces``: a memory the new one replaces, recorded in its frontmatter."""
         try:
-            memory = Memory(name=name.strip(), description=description.strip(), type=parse_type(type), body=body)
+            memory = Memory(
+                name=(name or "").strip(),
+                description=(description or "").strip(),
+                type=parse_type(type),
+                body=body or "",
+            )
             if file:
                 self.memory_dir.resolve(file)  # a path outside the directory is refused before anything else
             if replaces:
@@ -288,19 +265,19 @@ class MemoryToolbox:
 
     def update(
         self,
-        file: str,
+        file: File,
         *,
-        name: str | None = None,
-        description: str | None = None,
-        type: str | None = None,
-        body: str | None = None,
+        name: Name = None,
+        description: Description = None,
+        type: TypeName = None,
+        body: Body = None,
         append: str | None = None,
-        replaces: str | None = None,
+        replaces: Replaces = None,
     ) -> Outcome:
         """Change some fields of an existing memory; the others, and unknown frontmatter keys, are
         kept. ``replaces``: record that this memory replaces another (added to its frontmatter)."""
         try:
-            rel = self.find(file)
+            rel = self.find(file or "")
             before = self.memory_dir.read(rel).memory
             related = before
             if replaces:
@@ -326,7 +303,7 @@ class MemoryToolbox:
             if related is not before:
                 changed.append(REPLACES_KEY)
             if not changed:
-                return Outcome(ok=True, payload=_neutral({"status": "unchanged", "file": rel, "changed": []}))
+                return Outcome(ok=True, payload=neutral({"status": "unchanged", "file": rel, "changed": []}))
             result = self.memory_dir.save(after, file=rel, force=True)
         except MemdirError as exc:
             return Outcome.refused(exc)
@@ -336,8 +313,9 @@ class MemoryToolbox:
         _warn_long_description(payload, after.description)
         return Outcome(ok=True, payload=payload)
 
-    def forget(self, file: str) -> Outcome:
+    def forget(self, file: File) -> Outcome:
         """Delete a memory file and every index line that points to it."""
+        file = file or ""
         try:
             rel = self.find(file)
             result = self.memory_dir.delete(rel)
@@ -350,7 +328,7 @@ class MemoryToolbox:
                 return Outcome.refused(exc)
         except MemdirError as exc:
             return Outcome.refused(exc)
-        payload = _neutral(
+        payload = neutral(
             {
                 "file": result.file,
                 "deleted": result.deleted,

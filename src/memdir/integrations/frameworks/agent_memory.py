@@ -11,6 +11,7 @@ and gives each of these as plain strings and dicts; the adapters only translate.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -25,8 +26,9 @@ from memdir.errors import ConfigError, IndexFullWarning
 from memdir.integrations.frameworks.user_dirs import user_memory_dir
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
-from memdir.templates import load_sections
-from memdir.tools.toolbox import MemoryToolbox, Outcome
+from memdir.tools.declared import AGENT_TOOLS, Tool, tool_function
+from memdir.tools.outcome import Outcome
+from memdir.tools.toolbox import MemoryToolbox
 
 if TYPE_CHECKING:
     from memdir.extract.extractor import Extractor
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
     from memdir.store.records import SaveResult
 
 __all__ = [
-    "TOOL_DESCRIPTIONS",
     "WRITE_TOOLS",
     "AgentMemory",
     "Reminder",
@@ -44,14 +45,10 @@ __all__ = [
     "tool_functions",
 ]
 
-# What the model reads about each tool (prompts/agent_tools.md): the same four tools in every framework.
-TOOL_DESCRIPTIONS: Mapping[str, str] = {
-    name: load_sections("agent_tools")[f"tool {name}"] for name in ("recall", "remember", "update", "forget")
-}
-
 # Tool calls that mean the agent kept its memory itself in a run, so extraction leaves that run alone
-# (Claude Code skips extraction when the main agent wrote to the memory directory).
-WRITE_TOOLS = frozenset({"remember", "update", "forget", "memory"})
+# (Claude Code skips extraction when the main agent wrote to the memory directory): the tools that
+# write, and Anthropic's memory tool.
+WRITE_TOOLS = frozenset({tool.name for tool in AGENT_TOOLS if not tool.hints.read_only} | {"memory"})
 
 _runs = itertools.count(1)
 log = logging.getLogger("memdir")
@@ -166,13 +163,7 @@ class AgentMemory:
         self.session = session
         self.extract = extract
         self.by = by
-        config = session.config
-        self.toolbox = MemoryToolbox(
-            session.agent_dir,  # memdir.agentWrites: direct, proposals, or refused
-            selector=lambda: session.selector,
-            writer_ranker=session.writer_ranker,
-            dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
-        )
+        self.toolbox: MemoryToolbox = session.toolbox  # memdir.agentWrites: direct, proposals, or refused
         self._lock = threading.Lock()
         self._turn: tuple[str, tuple[str, ...]] | None = None
         self._extractor: Extractor | None = None
@@ -230,33 +221,20 @@ class AgentMemory:
         self.session.clear()
 
     # -- the tools ---------------------------------------------------------------------------
-    def recall(self, query: str) -> str:
-        return _outcome_text(self.toolbox.recall(query))
+    def tool_method(self, tool: Tool) -> Callable[..., Outcome]:
+        """The toolbox's method of ``tool``, its writes recorded as this conversation's (``by``)
+        and an index's refusal logged for the developer (the model reads it in the answer)."""
+        method: Callable[..., Outcome] = getattr(self.toolbox, tool.method)
+        if tool.hints.read_only:
+            return method
 
-    def remember(self, name: str, description: str, content: str, type: str | None = None) -> str:
-        with acting_as(self.by, label=f"{self.by} remember"):
-            outcome = self.toolbox.remember(type=type, name=name, description=description, body=content)
-        return _outcome_text(_logged(outcome, self.session.memory_dir.path))
+        @functools.wraps(method)
+        def acting(*args: Any, **kwargs: Any) -> Outcome:
+            with acting_as(self.by, label=f"{self.by} {tool.name}"):
+                outcome = method(*args, **kwargs)
+            return _logged(outcome, self.session.memory_dir.path)
 
-    def update(
-        self,
-        file: str,
-        name: str | None = None,
-        description: str | None = None,
-        type: str | None = None,
-        content: str | None = None,
-        append: str | None = None,
-    ) -> str:
-        with acting_as(self.by, label=f"{self.by} update"):
-            outcome = self.toolbox.update(
-                file, name=name, description=description, type=type, body=content, append=append
-            )
-        return _outcome_text(_logged(outcome, self.session.memory_dir.path))
-
-    def forget(self, file: str) -> str:
-        with acting_as(self.by, label=f"{self.by} forget"):
-            outcome = self.toolbox.forget(file)
-        return _outcome_text(outcome)
+        return acting
 
     # -- extraction ----------------------------------------------------------------------------
     def _extraction_on(self) -> bool:
@@ -325,28 +303,13 @@ def _called_a_write_tool(message: Mapping[str, Any]) -> bool:
     )
 
 
-def tool_functions(memory: AgentMemory) -> tuple[Callable[..., str], ...]:
-    """The four tools as plain functions over ``memory``, named and typed as a model sees them: each
-    framework builds its tool schema from a function's name and signature, so every adapter wraps
-    these same four rather than writing its own."""
-
-    def recall(query: str) -> str:
-        return memory.recall(query)
-
-    def remember(name: str, description: str, content: str, type: str | None = None) -> str:
-        return memory.remember(name, description, content, type)
-
-    def update(
-        file: str,
-        name: str | None = None,
-        description: str | None = None,
-        type: str | None = None,
-        content: str | None = None,
-        append: str | None = None,
-    ) -> str:
-        return memory.update(file, name, description, type, content, append)
-
-    def forget(file: str) -> str:
-        return memory.forget(file)
-
-    return (recall, remember, update, forget)
+def tool_functions(memory: AgentMemory) -> tuple[tuple[Tool, Callable[..., str]], ...]:
+    """The four tools a framework gives a model (:data:`~memdir.tools.declared.AGENT_TOOLS`), each
+    with a plain function that answers in text: named and typed as declared (the advertised
+    argument names, the aliases models use, what each is for; the arguments a schema requires
+    without a default), because each framework builds its tool schema from a function's name and
+    signature. So the frameworks' tools are the MCP server's, and every adapter wraps these."""
+    return tuple(
+        (tool, tool_function(tool, memory.tool_method(tool), _outcome_text, str, optional=False))
+        for tool in AGENT_TOOLS
+    )

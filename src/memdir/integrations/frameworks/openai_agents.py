@@ -30,13 +30,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memdir.integrations.frameworks.agent_memory import (
-    TOOL_DESCRIPTIONS,
     AgentMemory,
     open_session,
     place_reminders,
     tool_functions,
 )
 from memdir.memory_session import MemorySession
+from memdir.tools.declared import tool_description
 
 try:
     from agents import Agent, FunctionTool, RunConfig, RunContextWrapper, RunHooks, function_tool
@@ -50,8 +50,8 @@ __all__ = ["MemdirAgentMemory", "combine_hooks", "memdir_tools", "to_conversatio
 
 def _tools(memory: AgentMemory) -> list[FunctionTool]:
     return [
-        function_tool(f, name_override=f.__name__, description_override=TOOL_DESCRIPTIONS[f.__name__])
-        for f in tool_functions(memory)
+        function_tool(function, name_override=tool.name, description_override=tool_description(tool))
+        for tool, function in tool_functions(memory)
     ]
 
 

@@ -25,7 +25,6 @@ from typing import Any
 
 from memdir.errors import MemdirError
 from memdir.integrations.frameworks.agent_memory import (
-    TOOL_DESCRIPTIONS,
     AgentMemory,
     open_session,
     place_reminders,
@@ -35,6 +34,7 @@ from memdir.integrations.memory_tool.commands import MemoryCommands
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
+from memdir.tools.declared import tool_description
 
 try:
     from pydantic_ai import RunContext, Tool
@@ -60,8 +60,8 @@ __all__ = ["MemdirCapability", "memdir_toolset", "memory_tool", "to_conversation
 
 def _tools(memory: AgentMemory) -> list[Tool[Any]]:
     return [
-        Tool(function, takes_ctx=False, name=function.__name__, description=TOOL_DESCRIPTIONS[function.__name__])
-        for function in tool_functions(memory)
+        Tool(function, takes_ctx=False, name=tool.name, description=tool_description(tool))
+        for tool, function in tool_functions(memory)
     ]
 
 
@@ -116,7 +116,7 @@ def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: Me
         memory,
         takes_ctx=False,
         name="memory",
-        description=load_sections("agent_tools")["tool memory"],
+        description=load_sections("memory_tools")["tool memory"],
     )
 
 

@@ -1,10 +1,11 @@
 """memdir as an MCP server: memory tools, the index and each memory as resources, the instructions as a prompt.
 
-Tools are thin wrappers over :class:`~memdir.tools.toolbox.MemoryToolbox`. Each accepts
-the argument names models tend to reach for (``content``/``text`` for the body, ``title`` for the
-name, ``path``/``filename`` for the file, ``q`` for the query) besides its own, and carries
-read-only / destructive hints so clients can decide what needs confirmation. A write answers with
-JSON naming what changed, or the rule that refused it (with ``isError`` set).
+The tools are the methods of :class:`~memdir.tools.toolbox.MemoryToolbox`, declared once
+(:mod:`memdir.tools.declared`): each accepts the argument names models tend to reach for
+(``content``/``text`` for the body, ``title`` for the name, ``path``/``filename`` for the file,
+``q`` for the query) besides its own, and carries read-only / destructive hints so clients can
+decide what needs confirmation. A write answers with JSON naming what changed, or the rule that
+refused it (with ``isError`` set).
 
 Needs the ``mcp`` extra (``pip install 'memdir[mcp]'``, mcp 2.x).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Any
 
 from memdir.config import MemoryConfig
 from memdir.errors import MemdirError, MemoryNotFound
@@ -28,80 +29,25 @@ from memdir.store.directory import MemoryDir
 from memdir.store.history_watch import record_external
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
-from memdir.tools.toolbox import MemoryToolbox, Outcome
+from memdir.tools.declared import TOOLS, Hints, Tool, required_arguments, tool_description, tool_function
+from memdir.tools.outcome import Outcome
+from memdir.tools.toolbox import MemoryToolbox
 
 try:
     from mcp.server import MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
     from mcp.types import CallToolResult, Resource, TextContent, ToolAnnotations
-    from pydantic import AliasChoices, Field
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the MCP server needs the mcp package: pip install 'memdir[mcp]'") from exc
 
 __all__ = ["INDEX_URI", "MEMORY_URI_PREFIX", "MCPEndpoints", "MemdirMCPServer", "create_server"]
 
-T = TypeVar("T")
-
 INDEX_URI = "memdir://index"
 MEMORY_URI_PREFIX = "memdir://memory/"
 
-# What a client reads: the server's instructions and what each tool, resource, prompt and argument is for.
+# What a client reads: the server's instructions and what each resource and prompt is for (the
+# tools' words are the declaration's, prompts/memory_tools.md).
 _TEXT = load_sections("mcp_server")
-
-
-def _arg(*names: str, description: str) -> Any:
-    """A field accepting several names; the first one is the name the schema advertises."""
-    return Field(default=None, validation_alias=AliasChoices(*names), description=description)
-
-
-Query = Annotated[
-    str | None,
-    _arg("query", "q", "prompt", "message", "text", description=_TEXT["argument query"]),
-]
-File = Annotated[
-    str | None,
-    _arg(
-        "file",
-        "path",
-        "filename",
-        "file_name",
-        "memory",
-        "id",
-        description=_TEXT["argument file"],
-    ),
-]
-NewFile = Annotated[
-    str | None,
-    _arg("file", "path", "filename", "file_name", description=_TEXT["argument new file"]),
-]
-Name = Annotated[str | None, _arg("name", "title", description=_TEXT["argument name"])]
-Description = Annotated[
-    str | None,
-    _arg(
-        "description",
-        "summary",
-        "hook",
-        description=_TEXT["argument description"],
-    ),
-]
-Body = Annotated[
-    str | None,
-    _arg("body", "content", "text", "observation", "details", description=_TEXT["argument body"]),
-]
-Replaces = Annotated[
-    str | None,
-    _arg("replaces", "supersedes", "replaced", description=_TEXT["argument replaces"]),
-]
-TypeArg = Annotated[
-    str | None,
-    _arg(
-        "type",
-        "memory_type",
-        "kind",
-        "category",
-        description=_TEXT["argument type"],
-    ),
-]
 
 
 def _result(outcome: Outcome) -> CallToolResult:
@@ -111,30 +57,6 @@ def _result(outcome: Outcome) -> CallToolResult:
         structured_content=outcome.payload,
         is_error=not outcome.ok,
     )
-
-
-class _ArgumentMissing(MemdirError):
-    """A tool call left out an argument it needs (or sent it empty)."""
-
-    rule = "missing-argument"
-
-
-def _required(argument: str, value: T | None) -> T:
-    """The one argument check of every tool: a required argument left out, or sent as an empty
-    string, is refused (rule ``missing-argument``) before the toolbox is called."""
-    if value is None or value == "":
-        raise _ArgumentMissing(f"the argument {argument!r} is required")
-    return value
-
-
-def _answer(call: Callable[[], Outcome]) -> CallToolResult:
-    """The one way a tool answers: the toolbox's outcome, or the refusal of a memdir rule (a missing
-    argument included) as a result with ``isError`` set."""
-    try:
-        outcome = call()
-    except MemdirError as exc:
-        outcome = Outcome.refused(exc)
-    return _result(outcome)
 
 
 class MemdirMCPServer(MCPServer):
@@ -154,9 +76,10 @@ class MemdirMCPServer(MCPServer):
     async def list_tools(self) -> list[Any]:
         """The tools, their schemas saying what a call needs: ``required`` arguments and the memory
         types as an ``enum`` (a call that leaves one out, or sends an alias, is still answered)."""
+        required = {tool.name: required_arguments(tool, getattr(self.toolbox, tool.method)) for tool in TOOLS}
         tools = list(await super().list_tools())
         for tool in tools:
-            tool.input_schema = _strict_schema(tool.name, tool.input_schema)
+            tool.input_schema = _strict_schema(tool.input_schema, required.get(tool.name, []))
         return tools
 
     async def list_resources(self) -> list[Resource]:
@@ -174,25 +97,16 @@ class MemdirMCPServer(MCPServer):
         return listed
 
 
-_REQUIRED = {
-    "recall": ["query"],
-    "remember": ["type", "name", "description"],
-    "update": ["file"],
-    "forget": ["file"],
-    "read": ["file"],
-    "restore": ["file", "version"],
-}
-
-
-def _strict_schema(tool: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with the tool's required arguments and an enum of the memory types for ``type``."""
+def _strict_schema(schema: dict[str, Any], required_arguments: list[str]) -> dict[str, Any]:
+    """``schema`` with the tool's required arguments (as declared: :func:`required_arguments`) and
+    an enum of the memory types for ``type``."""
     from memdir.model.memory_type import MEMORY_TYPES
 
     properties = dict(schema.get("properties", {}))
     if "type" in properties:
         described = properties["type"].get("description", "user, feedback, project or reference.")
         properties["type"] = {"type": "string", "enum": [t.value for t in MEMORY_TYPES], "description": described}
-    required = [name for name in _REQUIRED.get(tool, []) if name in properties]
+    required = [name for name in required_arguments if name in properties]
     strict = {**schema, "properties": properties}
     if required:
         strict["required"] = required
@@ -225,39 +139,45 @@ def _package_version() -> str:
         return "0+unknown"
 
 
-_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+def _annotations(hints: Hints) -> ToolAnnotations:
+    """A tool's hints as MCP's annotations (no memdir tool reaches outside the memory directory)."""
+    return ToolAnnotations(
+        read_only_hint=hints.read_only,
+        destructive_hint=hints.destructive,
+        idempotent_hint=hints.idempotent,
+        open_world_hint=False,
+    )
 
 
 class MCPEndpoints:
-    """The server's tools, resources and prompt, one method each, over one toolbox.
+    """The server's tools, resources and prompt over one toolbox.
 
-    Each tool takes the argument names models reach for (the ``Annotated`` aliases above), checks
-    what it needs with :func:`_required` and answers through :func:`_answer`, so a tool is
-    callable on its own and every refusal has one shape."""
+    The tools are the toolbox's, as declared (:mod:`memdir.tools.declared`): :meth:`tool` is one as
+    the server calls it, taking the argument names models reach for, refusing an argument it needs
+    left out (rule ``missing-argument``) and answering every call, a refusal included, as a
+    :class:`CallToolResult`, so a tool is callable on its own and every refusal has one shape."""
 
     def __init__(self, toolbox: MemoryToolbox, session: MemorySession) -> None:
         self.toolbox = toolbox
         self.session = session
 
+    def tool(self, name: str) -> Callable[..., CallToolResult]:
+        """The tool ``name`` as the server calls it."""
+        declared = next(tool for tool in TOOLS if tool.name == name)
+        return self._function(declared)
+
+    def _function(self, tool: Tool) -> Callable[..., CallToolResult]:
+        return tool_function(tool, getattr(self.toolbox, tool.method), _result, CallToolResult)
+
     def register(self, server: MCPServer) -> None:
         """Add every tool, resource and prompt to ``server``, with what a client shows of each."""
-        writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
-        replaces = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
-        deletes = ToolAnnotations(
-            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
-        )
-        tools: tuple[tuple[Callable[..., Any], str, ToolAnnotations], ...] = (
-            (self.recall, "recall", _READ_ONLY),
-            (self.remember, "remember", writes),
-            (self.update, "update", replaces),
-            (self.forget, "forget", deletes),
-            (self.list_memories, "list", _READ_ONLY),
-            (self.read, "read", _READ_ONLY),
-            (self.history, "history", _READ_ONLY),
-            (self.restore, "restore", replaces),
-        )
-        for handler, name, hints in tools:
-            server.add_tool(handler, name=name, description=_TEXT[f"tool {name}"], annotations=hints)
+        for tool in TOOLS:
+            server.add_tool(
+                self._function(tool),
+                name=tool.name,
+                description=tool_description(tool),
+                annotations=_annotations(tool.hints),
+            )
         server.resource(
             INDEX_URI, name=ENTRYPOINT_NAME, description=_TEXT["resource index"], mime_type="text/markdown"
         )(self.index)
@@ -271,69 +191,6 @@ class MCPEndpoints:
             name="memory_instructions",
             description=_TEXT["prompt memory_instructions"],
         )(self.memory_instructions)
-
-    # -- tools -------------------------------------------------------------------------------
-    def recall(self, query: Query = None, limit: int = 5) -> CallToolResult:
-        return _answer(lambda: self.toolbox.recall(_required("query", query), limit=limit))
-
-    def remember(
-        self,
-        type: TypeArg = None,
-        name: Name = None,
-        description: Description = None,
-        body: Body = None,
-        file: NewFile = None,
-        force: bool = False,
-        replaces: Replaces = None,
-    ) -> CallToolResult:
-        return _answer(
-            lambda: self.toolbox.remember(
-                type=type,
-                name=_required("name", name),
-                description=_required("description", description),
-                body=body or "",
-                file=file,
-                force=force,
-                replaces=replaces,
-            )
-        )
-
-    def update(
-        self,
-        file: File = None,
-        name: Name = None,
-        description: Description = None,
-        type: TypeArg = None,
-        body: Body = None,
-        append: str | None = None,
-        replaces: Replaces = None,
-    ) -> CallToolResult:
-        return _answer(
-            lambda: self.toolbox.update(
-                _required("file", file),
-                name=name,
-                description=description,
-                type=type,
-                body=body,
-                append=append,
-                replaces=replaces,
-            )
-        )
-
-    def forget(self, file: File = None) -> CallToolResult:
-        return _answer(lambda: self.toolbox.forget(_required("file", file)))
-
-    def list_memories(self, type: TypeArg = None) -> CallToolResult:
-        return _answer(lambda: self.toolbox.list_memories(type=type))
-
-    def read(self, file: File = None) -> CallToolResult:
-        return _answer(lambda: self.toolbox.read(_required("file", file)))
-
-    def history(self, file: File = None, limit: int = 50) -> CallToolResult:
-        return _answer(lambda: self.toolbox.history(file, limit=limit))
-
-    def restore(self, file: File = None, version: int | None = None) -> CallToolResult:
-        return _answer(lambda: self.toolbox.restore(_required("file", file), _required("version", version)))
 
     # -- resources and the prompt ------------------------------------------------------------
     def index(self) -> str:
@@ -362,14 +219,8 @@ def create_server(
 ) -> MemdirMCPServer:
     """An MCP server over one project's memory directory (``config.memory_dir`` unless given)."""
     # One session opens the store and builds the selector from the settings (memdir.selector,
-    # memdir.model), on the first recall.
+    # memdir.model), on the first recall; its toolbox writes through memdir.agentWrites.
     session = MemorySession(config, memory_dir=memory_dir, selector=selector)
-    toolbox = MemoryToolbox(
-        session.agent_dir,  # memdir.agentWrites: direct, proposals, or refused
-        selector=lambda: session.selector,
-        writer_ranker=session.writer_ranker,
-        dated_headers=lambda: config.claude_code.rules.dated_memory_headers,
-    )
-    server = MemdirMCPServer(toolbox, name=name, version=_package_version(), instructions=_TEXT["instructions"])
-    MCPEndpoints(toolbox, session).register(server)
+    server = MemdirMCPServer(session.toolbox, name=name, version=_package_version(), instructions=_TEXT["instructions"])
+    MCPEndpoints(session.toolbox, session).register(server)
     return server

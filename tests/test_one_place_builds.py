@@ -14,12 +14,13 @@ SRC = pathlib.Path(memdir.__file__).parent
 
 CALLERS = {
     "open_memory_dir": {"memory_session.py"},
-    "open_dream_dir": {"memory_session.py", "journal/dream.py"},  # run_dream called without a session
-    # memdir.agentWrites: every agent-facing write path gets its directory from MemorySession.agent_dir
+    # run_dream, the documented library entry, opens the dream directory when called without a session
+    "open_dream_dir": {"memory_session.py", "journal/dream.py"},
+    # memdir.agentWrites: every agent-facing write path gets its directory from MemorySession.agent_dir,
+    # but the dream's, which wraps the dream directory rather than the store
     "agent_memory_dir": {"memory_session.py", "journal/dream.py"},
     "selector_record": {"memory_session.py", "recall/factory.py"},
-    "build_selector": {"memory_session.py", "recall/factory.py"},
-    "make_selector": set(),  # for a library caller without a session
+    "build_selector": {"memory_session.py"},
     # reindex and the listing of every memory work on the index itself, whatever the store reads through
     "open_index": {"config.py", "recall/factory.py", "cli/index.py", "cli/listing.py"},
     "IndexedMemoryDir": {"config.py"},

@@ -153,11 +153,11 @@ def test_every_unusable_value_is_one_error_in_one_style(tmp_path, memdir, words)
 
 
 def test_a_selector_kind_no_registry_knows_is_the_same_error_when_the_selector_is_built(tmp_path):
-    from memdir.recall.factory import make_selector
+    from memdir.memory_session import MemorySession
 
     config = _resolve(tmp_path, {"selector": "psychic"})
     with pytest.raises(ConfigError) as raised:
-        make_selector(config)
+        MemorySession(config).selected_kind()
     assert raised.value.rule == "settings"
     assert raised.value.message.startswith("settings key memdir.selector must be one of auto, llm, ")
     assert 'not "psychic" (read from ' in raised.value.message

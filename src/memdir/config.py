@@ -169,10 +169,8 @@ def resolve_config(
         raise ValueError("resolve_config takes env (variables to read) or environment (already read), not both")
     home = config_home(environment)
     root = project_root(project)
-    if settings is not None:
-        loaded = settings
-    else:
-        loaded = load_settings(root, config_home=home, managed_dir=default_managed_dir(environment.managed_dir))
+    managed = default_managed_dir(environment.managed_dir)
+    loaded = settings if settings is not None else load_settings(root, config_home=home, managed_dir=managed)
     problems: list[ConfigError] = []
     options = resolve_memdir_settings(loaded, problems=problems)
     _warn_once(problems)
@@ -183,14 +181,6 @@ def resolve_config(
         directory = auto_mem_path(root, settings=loaded, environment=environment)
     team_enabled = _team_enabled(options, environment, enabled)
     transcripts_dir = os.path.join(projects_dir(home), sanitize_path(root)) + os.sep
-    hint = ReleaseHint(
-        setting=release_setting(options.claude_code_version),
-        reported=reported_version,
-        transcript=transcript,
-        transcripts_dir=transcripts_dir,
-        claude_json=claude_json_path(environment),
-        path=environment.path,
-    )
     return MemoryConfig(
         project_root=root,
         memory_dir=directory,
@@ -203,12 +193,31 @@ def resolve_config(
         settings=loaded,
         explicit_dir=memory_dir is not None,
         daily_log=_daily_log(options, environment, team_enabled),
-        release=ReleaseFinder(hint),
+        release=_release_finder(options, environment, transcripts_dir, transcript, reported_version),
         memory_stores_env=environment.memory_stores,
         environment=environment,
         memdir=options,
         settings_problems=tuple(problems),
     )
+
+
+def _release_finder(
+    options: MemdirSettings,
+    environment: Environment,
+    transcripts_dir: str,
+    transcript: str | None,
+    reported_version: str | None,
+) -> ReleaseFinder:
+    """Where the Claude Code release sharing the directory is found, on first use (:mod:`memdir.releases`)."""
+    hint = ReleaseHint(
+        setting=release_setting(options.claude_code_version),
+        reported=reported_version,
+        transcript=transcript,
+        transcripts_dir=transcripts_dir,
+        claude_json=claude_json_path(environment),
+        path=environment.path,
+    )
+    return ReleaseFinder(hint)
 
 
 _warned: set[str] = set()

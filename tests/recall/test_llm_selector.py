@@ -11,7 +11,6 @@ from memdir.llm import ScriptedModel
 from memdir.memory_session import MemorySession
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
-from memdir.recall.factory import make_selector
 from memdir.recall.lexical_selector import LexicalSelector
 from memdir.recall.llm_selector import SELECTOR_SCHEMA, LLMSelector
 from memdir.recall.selector_protocol import SelectionRequest
@@ -138,32 +137,37 @@ def script(tmp_path, *responses, name="script.json"):
     return f"scripted:{path}"
 
 
-def test_make_selector_auto_is_offline_without_a_model_and_llm_with_one(tmp_path):
+def selector_of(config, kind=None, model_spec=None):
+    """The selector a session builds: the one place memdir builds selectors."""
+    return MemorySession(config, selector_kind=kind, model_spec=model_spec).selector
+
+
+def test_the_auto_selector_is_offline_without_a_model_and_llm_with_one(tmp_path):
     config = config_for(tmp_path)
-    assert isinstance(make_selector(config), LexicalSelector)
-    chosen = make_selector(config_for(tmp_path, MEMDIR_MODEL=script(tmp_path)))
+    assert isinstance(selector_of(config), LexicalSelector)
+    chosen = selector_of(config_for(tmp_path, MEMDIR_MODEL=script(tmp_path)))
     assert isinstance(chosen, LLMSelector) and chosen.prefilter_threshold == 40
-    assert isinstance(make_selector(config, "lexical", script(tmp_path)), LexicalSelector)
-    assert make_selector(config, "offline", script(tmp_path)).name in ("lexical", "offline", "hybrid")
+    assert isinstance(selector_of(config, "lexical", script(tmp_path)), LexicalSelector)
+    assert selector_of(config, "offline", script(tmp_path)).name in ("lexical", "offline", "hybrid")
 
 
-def test_make_selector_reads_the_settings_keys(tmp_path):
+def test_the_selector_reads_the_settings_keys(tmp_path):
     config = config_for(tmp_path, {"selector": "llm", "selectorPrefilter": 12, "model": "scripted:/nowhere.json"})
     with pytest.raises(Exception, match="file not found"):
-        make_selector(config)
-    chosen = make_selector(config, model_spec=script(tmp_path))
+        selector_of(config)
+    chosen = selector_of(config, model_spec=script(tmp_path))
     assert isinstance(chosen, LLMSelector) and chosen.prefilter_threshold == 12
 
 
 def test_the_llm_selector_without_a_model_names_the_three_ways_to_configure_one(tmp_path):
     with pytest.raises(ModelNotConfigured) as caught:
-        make_selector(config_for(tmp_path), "llm")
+        selector_of(config_for(tmp_path), "llm")
     assert "--model" in caught.value.message and "MEMDIR_MODEL" in caught.value.message
     assert "memdir.model" in caught.value.message
 
 
 def test_auto_with_an_unusable_model_answers_offline_and_says_why(tmp_path, store):
-    chosen = make_selector(config_for(tmp_path, MEMDIR_MODEL="anthropic:claude-sonnet-4-6"))
+    chosen = selector_of(config_for(tmp_path, MEMDIR_MODEL="anthropic:claude-sonnet-4-6"))
     selection = chosen.select(SelectionRequest(query="integration tests", candidates=store.scan()))
     assert selection.selector == "lexical" and "cannot be used" in selection.notes[0]
 

@@ -64,7 +64,7 @@ class Problem:
 class DoctorReport:
     problems: tuple[Problem, ...]
     fixed: tuple[str, ...] = ()
-    notes: tuple[Problem, ...] = ()  # information about the contents (recall.hygiene), never a failure
+    notes: tuple[Problem, ...] = ()  # information about the contents (doctor.proposals), never a failure
 
     @property
     def ok(self) -> bool:

@@ -240,6 +240,31 @@ class _Options(NamedTuple):
     on_progress: ProgressCallback | None
 
 
+def _prompts(config: MemoryConfig, plan: _Plan, turns: int) -> tuple[str, str]:
+    """The dream's system prompt and its task (the sessions and logs to read)."""
+    rules = config.claude_code.rules
+    system = render_template(
+        "dream_consolidation",
+        memoryDir=config.memory_dir,
+        transcriptsDir=config.transcripts_dir,
+        maxTurns=str(turns),
+        linkRule="\n- " + render_template("memory_links") if rules.links_memories else "",
+        typeField=frontmatter_type(
+            nested=rules.frontmatter is FrontmatterLayout.NESTED,
+            value="user | feedback | project | reference",
+            indent="  ",
+        ),
+    )
+    task = render_template(
+        "dream_task",
+        sessionCount=str(len(plan.sessions)),
+        sessions=_bullets(plan.sessions),
+        logCount=str(len(plan.logs)),
+        logs=_bullets(plan.logs),
+    )
+    return system, task
+
+
 def _prepare(
     config: MemoryConfig, options: _Options, memory_dir: MemoryDir | None, *, has_model: bool
 ) -> DreamReport | _Prepared:
@@ -270,25 +295,7 @@ def _prepare(
         )
     try:
         memory_tools, tools = _tools(config, direct)
-        system = render_template(
-            "dream_consolidation",
-            memoryDir=config.memory_dir,
-            transcriptsDir=config.transcripts_dir,
-            maxTurns=str(turns),
-            linkRule="\n- " + render_template("memory_links") if config.claude_code.rules.links_memories else "",
-            typeField=frontmatter_type(
-                nested=config.claude_code.rules.frontmatter is FrontmatterLayout.NESTED,
-                value="user | feedback | project | reference",
-                indent="  ",
-            ),
-        )
-        task = render_template(
-            "dream_task",
-            sessionCount=str(len(plan.sessions)),
-            sessions=_bullets(plan.sessions),
-            logCount=str(len(plan.logs)),
-            logs=_bullets(plan.logs),
-        )
+        system, task = _prompts(config, plan, turns)
         steps = agent_steps(
             system=system,
             messages=[Message(role="user", text=task)],

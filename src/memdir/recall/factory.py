@@ -19,8 +19,7 @@ from memdir.config import MemoryConfig, open_index
 from memdir.errors import ConfigError
 from memdir.model.memory_type import FrontmatterLayout
 from memdir.recall.lexical import AnalysisCache
-from memdir.recall.registry import SelectorInputs, SelectorKind, build_selector, find_selector, selector_kinds
-from memdir.recall.selector_protocol import Selector
+from memdir.recall.registry import SelectorInputs, SelectorKind, find_selector, selector_kinds
 from memdir.settings_table import invalid_setting, setting_source
 
 if TYPE_CHECKING:
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "analysis_cache",
-    "make_selector",
     "selector_inputs",
     "selector_kind",
     "selector_record",
@@ -112,31 +110,3 @@ def analysis_cache(config: MemoryConfig, index: MemoryIndex | None) -> AnalysisC
     from memdir.recall.analysis_file import AnalysisFile
 
     return AnalysisFile.for_directory(config.memory_dir, config.config_home)
-
-
-def make_selector(
-    config: MemoryConfig,
-    kind: str | None = None,
-    model_spec: str | None = None,
-    *,
-    load_model: Callable[[str], ChatModel] | None = None,
-    index: MemoryIndex | None = None,
-    model_timeout: float | None = None,
-    hook: bool = False,
-) -> Selector:
-    """The selector for ``kind`` (one of :func:`~memdir.recall.registry.selector_kinds`; default:
-    the settings key ``memdir.selector``, or ``memdir.hookSelector`` with ``hook``), for a caller
-    without a session: the model spec is resolved here (``model_spec``, ``MEMDIR_MODEL``, ``memdir.model``).
-
-    ``llm`` without a model is an error. ``auto`` with a model that cannot be built (no key, no
-    SDK) degrades to the offline selector, and every selection says why. ``model_timeout`` caps
-    the seconds a model may take before the offline ranking answers instead.
-    """
-    from memdir.llm.registry import resolve_model_spec
-
-    record = selector_record(config, kind, hook=hook)
-    spec = resolve_model_spec(
-        model_spec, environment_value=config.environment.model, settings_value=config.memdir.model
-    )
-    inputs = selector_inputs(config, record, spec, load_model=load_model, index=index, model_timeout=model_timeout)
-    return build_selector(record, inputs)

@@ -213,19 +213,20 @@ class TeamServer:
         self.config = config or ServerConfig()
         self.refusals = RefusalLog()  # secret refusals, for the dashboard
 
+    def routes(self) -> list[Route | Mount]:
+        """The endpoints, one line each, and the dashboard under its own path."""
+        return [
+            Route("/", self.root, methods=["GET"]),
+            Route("/health", self.health, methods=["GET"]),
+            Route(API_PATH, self.team_memory, methods=["GET", "PUT", "DELETE"]),
+            Route(HISTORY_PATH, self.history, methods=["GET"]),
+            Route(VERSION_PATH, self.version, methods=["GET"]),
+            Mount(DASHBOARD_PATH, create_dashboard(self.storage, self.refusals, self.config)),
+        ]
+
     def app(self) -> Starlette:
         handlers = error_handlers(json_error, API_FAILURES)
-        return Starlette(
-            routes=[
-                Route("/", self.root, methods=["GET"]),
-                Route("/health", self.health, methods=["GET"]),
-                Route(API_PATH, self.team_memory, methods=["GET", "PUT", "DELETE"]),
-                Route(HISTORY_PATH, self.history, methods=["GET"]),
-                Route(VERSION_PATH, self.version, methods=["GET"]),
-                Mount(DASHBOARD_PATH, create_dashboard(self.storage, self.refusals, self.config)),
-            ],
-            exception_handlers={**handlers, StorageUnavailable: self.unavailable},
-        )
+        return Starlette(routes=self.routes(), exception_handlers={**handlers, StorageUnavailable: self.unavailable})
 
     def snapshot(self, state: RepoState) -> TeamMemorySnapshot:
         return TeamMemorySnapshot(

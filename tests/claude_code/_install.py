@@ -42,16 +42,14 @@ def default_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "memdir" / "claude-code"
 
 
-def _npm(*args: str) -> str:
+def _npm(*args: str, timeout: int = NPM_TIMEOUT) -> str:
     npm = shutil.which("npm")
     if npm is None:
         raise Unavailable("npm is not on PATH")
     try:
-        done = subprocess.run(
-            [npm, *args], capture_output=True, text=True, timeout=NPM_TIMEOUT, stdin=subprocess.DEVNULL
-        )
+        done = subprocess.run([npm, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired as exc:
-        raise Unavailable(f"npm {args[0]} timed out after {NPM_TIMEOUT}s") from exc
+        raise Unavailable(f"npm {args[0]} timed out after {timeout}s") from exc
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if line.startswith("npm error")]
         lines = [line for line in errors if "log of this run" not in line]
@@ -90,19 +88,25 @@ def _entry(root: Path, version: str) -> tuple[str, ...]:
     raise Unavailable(f"{PACKAGE}@{version} installed neither cli.js nor {NATIVE_PACKAGE}/claude")
 
 
+def install_package(spec: str, target: Path, timeout: int = NPM_TIMEOUT) -> None:
+    """npm's install of ``spec`` (``package@version``) into ``target``, through a scratch folder
+    beside it that is renamed into place, so an interrupted install leaves nothing half-filled."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        _npm("install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-save", spec, timeout=timeout)
+        if target.exists():
+            shutil.rmtree(target)
+        scratch.rename(target)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def install(version: str, cache: Path) -> Release:
     """The release at ``version``, installed into ``cache/<version>`` unless it is there already."""
     target = cache / version
     if not (target / "node_modules" / PACKAGE / "package.json").is_file():
-        cache.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=cache))
-        try:
-            _npm("install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-save", f"{PACKAGE}@{version}")
-            if target.exists():
-                shutil.rmtree(target)
-            scratch.rename(target)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+        install_package(f"{PACKAGE}@{version}", target)
     release = Release(version, _entry(target, version))
     try:
         printed = subprocess.run(

@@ -416,13 +416,15 @@ def _text(data: bytes | str | None) -> str:
     return data if isinstance(data, str) else data.decode("utf-8", "replace")
 
 
-def main(plan_path: str) -> int:
+def main(plan_path: str, api_class: type[FakeApi] = FakeApi) -> int:
+    """Serve ``api_class`` (the Messages API, or a subclass adding other wire formats) on loopback
+    and run the plan's steps beside it; ``--check`` only says whether loopback comes up."""
     loopback_up()
     if plan_path == "--check":
         return 0
     with open(plan_path, encoding="utf-8") as handle:
         plan = json.load(handle)
-    api = FakeApi(plan["rules"])
+    api = api_class(plan["rules"])
     thread = threading.Thread(target=api.server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,32 +26,15 @@ for _path in (str(_HERE), _LLM_TESTS):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from _install import OLDEST, Release, Unavailable, default_cache, install, newest_version  # noqa: E402
+from _install import OLDEST, Release, default_cache, install, newest_version  # noqa: E402
+from _plan_runner import MEMDIR, run_plan, skipped_unless_runnable  # noqa: E402
 
 from memdir.llm import FORBID_ENV_VAR  # noqa: E402
 
 SANDBOX = _HERE / "_sandbox.py"
 _TIMINGS: list[str] = []
-MEMDIR = Path(sys.executable).with_name("memdir")
 STEP_TIMEOUT = 60
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
-
-
-def _namespace_problem() -> str | None:
-    """Why a loopback-only network namespace cannot be made here, or None when it can."""
-    if shutil.which("unshare") is None:
-        return "unshare (util-linux) is not installed"
-    if os.geteuid() != 0:
-        return "unshare -n needs root"
-    try:
-        done = subprocess.run(
-            ["unshare", "-n", sys.executable, str(SANDBOX), "--check"], capture_output=True, text=True, timeout=30
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"unshare -n did not run: {exc}"
-    if done.returncode != 0:
-        return f"unshare -n failed: {(done.stderr.strip().splitlines() or ['no output'])[-1]}"
-    return None
 
 
 def report_timing(line: str) -> None:
@@ -70,22 +52,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 @pytest.fixture(scope="session")
 def claude_code_releases() -> dict[str, Release]:
     """The oldest supported and the newest release, installed once per cache."""
-    required = os.environ.get("MEMDIR_REQUIRE_CLAUDE_CODE") == "1"
     cache = Path(os.environ.get("MEMDIR_CLAUDE_CODE_CACHE") or default_cache())
-    try:
-        problem = _namespace_problem()
-        if problem is not None:
-            raise Unavailable(problem)
-        if not MEMDIR.is_file():
-            raise Unavailable(f"no memdir executable next to {sys.executable}")
+    with skipped_unless_runnable("the Claude Code CLI", SANDBOX, "MEMDIR_REQUIRE_CLAUDE_CODE"):
         newest = newest_version(cache)
-        releases = {"oldest": install(OLDEST, cache), "newest": install(newest, cache)}
-    except Unavailable as exc:
-        message = f"the Claude Code CLI cannot run here: {exc}"
-        if required:
-            pytest.fail(message)
-        pytest.skip(message)
-    return releases
+        return {"oldest": install(OLDEST, cache), "newest": install(newest, cache)}
 
 
 @pytest.fixture(scope="module", params=["oldest", "newest"])
@@ -188,25 +158,8 @@ class Sandbox:
 
     def run(self, steps: list[dict[str, Any]], rules: list[dict[str, Any]], *, growthbook: bool = False) -> Outcome:
         """Run ``steps`` in order inside a fresh loopback-only namespace next to the scripted API."""
-        plan_path = self.root / f"plan-{len(list(self.root.glob('plan-*')))}.json"
-        result_path = plan_path.with_suffix(".result.json")
-        plan = {
-            "env": self.env(growthbook=growthbook),
-            "cwd": str(self.project),
-            "result": str(result_path),
-            "rules": rules,
-            "steps": steps,
-        }
-        plan_path.write_text(json.dumps(plan), encoding="utf-8")
-        limit = sum(int(s.get("timeout", STEP_TIMEOUT)) for s in steps) + 30
-        done = subprocess.run(
-            ["unshare", "-n", sys.executable, str(SANDBOX), str(plan_path)],
-            capture_output=True,
-            text=True,
-            timeout=limit,
-        )
-        assert done.returncode == 0 and result_path.is_file(), f"sandbox failed: {done.stderr[-3000:]}"
-        data = json.loads(result_path.read_text(encoding="utf-8"))
+        plan = {"env": self.env(growthbook=growthbook), "cwd": str(self.project), "rules": rules, "steps": steps}
+        data = run_plan(SANDBOX, self.root, plan, STEP_TIMEOUT)
         outcome = Outcome(data["steps"], data["requests"])
         for index, step in enumerate(outcome.steps):
             assert step["rc"] == 0 or any(s.get("may_fail") for s in steps[index : index + 1]), outcome.describe(index)

@@ -11,49 +11,28 @@ MEMDIR_REQUIRE_CODING_AGENTS=1). Claude Code joins when its own tests have insta
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _agent_install import CODEX, GEMINI, Release, Unavailable, default_cache, install
-from _agent_session import MEMDIR, SANDBOX, Sandbox
+from _agent_install import CODEX, GEMINI, Release, default_cache, install
+from _agent_session import SANDBOX, Sandbox
+from _plan_runner import skipped_unless_runnable
 
 __all__ = ["agent_releases", "releases", "sandbox"]
-
-
-def _namespace_problem() -> str | None:
-    if shutil.which("unshare") is None:
-        return "unshare (util-linux) is not installed"
-    if os.geteuid() != 0:
-        return "unshare -n needs root"
-    done = subprocess.run(["unshare", "-n", sys.executable, str(SANDBOX), "--check"], capture_output=True, timeout=30)
-    return None if done.returncode == 0 else f"unshare -n failed: {done.stderr.decode()[-200:]}"
 
 
 @pytest.fixture(scope="session")
 def agent_releases() -> dict[str, dict[str, Release]]:
     """Codex and Gemini at their oldest and newest pinned releases, installed once per cache."""
     cache = Path(os.environ.get("MEMDIR_CODING_AGENTS_CACHE") or default_cache())
-    try:
-        problem = _namespace_problem()
-        if problem is not None:
-            raise Unavailable(problem)
-        if not MEMDIR.is_file():
-            raise Unavailable(f"no memdir executable next to {sys.executable}")
+    with skipped_unless_runnable("Codex CLI and Gemini CLI", SANDBOX, "MEMDIR_REQUIRE_CODING_AGENTS"):
         return {
             age: {
                 cli.name: install(cli, cli.oldest if age == "oldest" else cli.newest, cache) for cli in (CODEX, GEMINI)
             }
             for age in ("oldest", "newest")
         }
-    except Unavailable as exc:
-        message = f"Codex CLI and Gemini CLI cannot run here: {exc}"
-        if os.environ.get("MEMDIR_REQUIRE_CODING_AGENTS") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 @pytest.fixture(scope="module", params=["oldest", "newest"])

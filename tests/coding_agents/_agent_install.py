@@ -11,15 +11,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+# The Claude Code suite's installer serves these CLIs too.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "claude_code"))
+
+from _install import Unavailable, install_package
+
 NPM_TIMEOUT = 300
-
-
-class Unavailable(Exception):
-    """The CLI cannot be installed or run here; the message says why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -45,37 +46,12 @@ def default_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "memdir" / "coding-agents"
 
 
-def _npm(*args: str) -> None:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise Unavailable("npm is not on PATH")
-    try:
-        done = subprocess.run(
-            [npm, *args], capture_output=True, text=True, timeout=NPM_TIMEOUT, stdin=subprocess.DEVNULL
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise Unavailable(f"npm {args[0]} timed out after {NPM_TIMEOUT}s") from exc
-    if done.returncode != 0:
-        errors = [line for line in done.stderr.splitlines() if line.startswith("npm error")]
-        raise Unavailable(f"npm {args[0]} failed: {' / '.join(errors[:3]) or done.stderr.strip()[-300:]}")
-
-
 def install(cli: Cli, version: str, cache: Path) -> Release:
     """``cli`` at ``version``, installed into the cache unless it is there already, and checked to run."""
     target = cache / f"{cli.name}-{version}"
     executable = target / "node_modules" / ".bin" / cli.name
     if not executable.exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=f".{cli.name}-{version}-", dir=cache))
-        try:
-            _npm(
-                "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-save", f"{cli.package}@{version}"
-            )
-            if target.exists():
-                shutil.rmtree(target)
-            scratch.rename(target)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+        install_package(f"{cli.package}@{version}", target, timeout=NPM_TIMEOUT)
     if shutil.which("node") is None:
         raise Unavailable("node is not on PATH")
     try:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import uuid
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "claude_code"))
 
-from _sandbox import FakeApi, loopback_up, run_steps
+from _sandbox import FakeApi, main
 
 PORT = 18080
 
@@ -122,24 +121,5 @@ class AgentsApi(FakeApi):
         return Handler
 
 
-def main(plan_path: str) -> int:
-    loopback_up()
-    if plan_path == "--check":
-        return 0
-    with open(plan_path, encoding="utf-8") as handle:
-        plan = json.load(handle)
-    api = AgentsApi(plan["rules"])
-    thread = threading.Thread(target=api.server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        outcomes = run_steps(plan, api)
-    finally:
-        api.server.shutdown()
-        api.server.server_close()
-    with open(plan["result"], "w", encoding="utf-8") as handle:
-        json.dump({"steps": outcomes, "requests": api.requests}, handle, ensure_ascii=False)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], AgentsApi))

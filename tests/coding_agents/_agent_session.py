@@ -5,18 +5,17 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from _agent_install import Release
 from _agent_sandbox import PORT
+from _plan_runner import MEMDIR, run_plan
 
 from memdir.llm import FORBID_ENV_VAR
 
 SANDBOX = Path(__file__).resolve().parent / "_agent_sandbox.py"
-MEMDIR = Path(sys.executable).with_name("memdir")
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 STEP_TIMEOUT = 90
 MODEL = "gemini-2.5-flash"
@@ -116,19 +115,8 @@ class Sandbox:
         return {"argv": ["claude", "-p", prompt, "--output-format", "json"], "timeout": STEP_TIMEOUT}
 
     def run(self, steps: list[dict[str, Any]], rules: list[dict[str, Any]]) -> Outcome:
-        plan_path = self.root / f"plan-{len(list(self.root.glob('plan-*')))}.json"
-        result_path = plan_path.with_suffix(".result.json")
-        plan = {"env": self.env(), "cwd": str(self.project), "result": str(result_path), "rules": rules, "steps": steps}
-        plan_path.write_text(json.dumps(plan), encoding="utf-8")
-        limit = sum(int(s.get("timeout", STEP_TIMEOUT)) for s in steps) + 30
-        done = subprocess.run(
-            ["unshare", "-n", sys.executable, str(SANDBOX), str(plan_path)],
-            capture_output=True,
-            text=True,
-            timeout=limit,
-        )
-        assert done.returncode == 0 and result_path.is_file(), f"sandbox failed: {done.stderr[-3000:]}"
-        data = json.loads(result_path.read_text(encoding="utf-8"))
+        plan = {"env": self.env(), "cwd": str(self.project), "rules": rules, "steps": steps}
+        data = run_plan(SANDBOX, self.root, plan, STEP_TIMEOUT)
         outcome = Outcome(data["steps"], data["requests"])
         for index, step in enumerate(outcome.steps):
             assert step["rc"] == 0, outcome.describe(index)

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hook_helpers import PROMPT, Recorder
 
 from memdir.config import open_index, open_memory_dir, read_environment, resolve_config
 from memdir.integrations.hooks.events import run_hook
@@ -16,43 +17,6 @@ from memdir.llm import FORBID_ENV_VAR
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.paths import sanitize_path
-
-PROMPT = "how should the integration tests treat the database?"
-
-
-class Recorder:
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, argv, log):
-        self.calls.append((list(argv), log))
-        return "handle"
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "repo"
-    root.mkdir()
-    return str(os.path.realpath(root))
-
-
-@pytest.fixture
-def env(tmp_path):
-    return {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
-
-
-@pytest.fixture
-def memories(project, env):
-    directory = open_memory_dir(resolve_config(project, env=env))
-    directory.save(
-        Memory(
-            name="Real DB in tests",
-            description="Integration tests hit a real database, never mocks",
-            type=MemoryType.FEEDBACK,
-            body="A mocked database hid a broken migration.",
-        )
-    )
-    return directory
 
 
 def transcript(tmp_path, project, session="s1"):

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from hook_helpers import BODY, PROMPT, Recorder
 
 from memdir.cli.hook_entry import HookCall, hook_call
 from memdir.config import open_memory_dir, read_environment, resolve_config
@@ -14,44 +15,6 @@ from memdir.integrations.hooks.events import run_hook
 from memdir.model.memory import Memory
 from memdir.model.memory_type import MemoryType
 from memdir.paths import sanitize_path
-
-PROMPT = "how should the integration tests treat the database?"
-BODY = "A mocked database hid a broken migration."
-
-
-class Recorder:
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, argv, log):
-        self.calls.append((list(argv), log))
-        return "handle"
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "repo"
-    root.mkdir()
-    return str(os.path.realpath(root))
-
-
-@pytest.fixture
-def env(tmp_path):
-    return {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
-
-
-@pytest.fixture
-def memories(project, env):
-    directory = open_memory_dir(resolve_config(project, env=env))
-    directory.save(
-        Memory(
-            name="Real DB in tests",
-            description="Integration tests hit a real database, never mocks",
-            type=MemoryType.FEEDBACK,
-            body=BODY,
-        )
-    )
-    return directory
 
 
 def codex_input(tmp_path, project, **extra):

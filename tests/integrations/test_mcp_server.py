@@ -14,11 +14,6 @@ TIMEOUT = 30
 
 
 @pytest.fixture
-def env(tmp_path):
-    return {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
-
-
-@pytest.fixture
 def server(tmp_path, env):
     config = resolve_config(str(tmp_path), memory_dir=str(tmp_path / "mem"), env=env)
     return create_server(config)

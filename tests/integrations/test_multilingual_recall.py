@@ -79,11 +79,6 @@ STORES = {
 LANGUAGES = sorted(STORES)
 
 
-@pytest.fixture
-def env(tmp_path):
-    return {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
-
-
 def add_all(invoke, language):
     files = []
     for kind, name, description, body in STORES[language][0]:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 
 import httpx
 import pytest
@@ -14,11 +14,8 @@ from team_servers import serve_in_thread
 
 @pytest.fixture
 def storage(database_url: str) -> Iterator[Storage]:
-    opened = open_storage(database_url)
-    try:
+    with closing(open_storage(database_url)) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 ServerFactory = Callable[..., httpx.Client]

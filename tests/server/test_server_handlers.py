@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,8 @@ from memdir.web.pages import MAX_FORM_BYTES
 
 @pytest.fixture
 def storage(tmp_path: Path) -> Iterator[Storage]:
-    opened = open_storage(f"sqlite:///{tmp_path / 'team.db'}")
-    try:
+    with closing(open_storage(f"sqlite:///{tmp_path / 'team.db'}")) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 def request(path: str, query: str = "", token: str | None = None) -> Request:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -26,11 +27,8 @@ LINES = [f"Step {n} of the deploy." for n in range(1, 9)]
 
 @pytest.fixture
 def storage(tmp_path: Path) -> Iterator[Storage]:
-    opened = open_storage(f"sqlite:///{tmp_path / 'team.db'}")
-    try:
+    with closing(open_storage(f"sqlite:///{tmp_path / 'team.db'}")) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
+from contextlib import closing
 
 import pytest
 from starlette.testclient import TestClient
@@ -19,11 +20,8 @@ SECRET = "gh" + "p_" + "FAKEfake0" * 4
 
 @pytest.fixture
 def storage(database_url: str) -> Iterator[Storage]:
-    opened = open_storage(database_url)
-    try:
+    with closing(open_storage(database_url)) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 @pytest.fixture

@@ -282,6 +282,16 @@ def test_a_chain_of_replacements_leads_to_the_newest(tmp_path):
     assert str(store.resolve("newest.md")) in result.memories[1].header
 
 
+def test_a_chain_that_a_name_continues_is_not_labelled_recorded(tmp_path):
+    store = recorded_store(tmp_path / "mem")
+    save(store, "newest.md", "Pager handover updated", "Ravi took the pager", days_ago=1)
+    result = Recaller(store, clock=lambda: NOW).recall(ON_CALL)
+    old = next(m for m in result.memories if m.file == "old.md")
+    label = old.header.split("\n")[0]
+    assert str(store.resolve("newest.md")) in label
+    assert "recorded" not in label  # old.md -> new.md is recorded, new.md -> newest.md only named
+
+
 def test_the_derived_index_finds_the_recorded_replacement_over_the_whole_store(tmp_path):
     store = recorded_store(tmp_path / "mem")
     for number in range(30):

@@ -101,3 +101,27 @@ def test_directories_whose_sanitised_names_agree_still_get_a_cache_file_each(tmp
     dashed = cache_file_path(str(tmp_path / "a-b" / "memory"), home, "headers")
     underscored = cache_file_path(str(tmp_path / "a_b" / "memory"), home, "headers")
     assert dashed != underscored
+
+
+def test_recorded_relations_come_back_from_the_file(tmp_path):
+    root = tmp_path / "mem"
+    text = "---\nname: New\ndescription: d\ntype: project\nreplaces: old.md\ndistinct-from: other.md\n---\nx\n"
+    write(root / "new.md", text, 1000)
+    path = tmp_path / "headers.json"
+    scan(root, path)
+    [header], cache = scan(root, path)
+    assert cache.reads == 0
+    assert header.replaces == ("old.md",) and header.distinct == ("other.md",)
+
+
+def test_a_rewrite_that_puts_the_old_time_back_at_the_same_size_is_read_again(tmp_path):
+    root = tmp_path / "mem"
+    write(root / "a.md", "---\nname: A\ndescription: d\ntype: project\nreplaces: b.md\n---\nx\n", 1000)
+    path = tmp_path / "headers.json"
+    scan(root, path)
+    stat = os.stat(root / "a.md")
+    (root / "a.md").write_text("---\nname: A\ndescription: d\ntype: project\nreplaces: c.md\n---\nx\n", "utf-8")
+    os.utime(root / "a.md", ns=(stat.st_mtime_ns, stat.st_mtime_ns))
+    assert os.stat(root / "a.md").st_size == stat.st_size
+    [header], cache = scan(root, path)
+    assert header.replaces == ("c.md",) and cache.reads == 1

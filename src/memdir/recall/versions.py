@@ -203,9 +203,10 @@ class VersionLookup:
 
     def newer_version(self, header: MemoryHeader) -> tuple[MemoryHeader, bool] | None:
         """``header``'s current version, followed to the end (a recorded replacement, else the newest
-        version its name says, and again from there), and whether its own first step is recorded
-        (else its name says it); None when it has none newer."""
-        current, recorded = header, False
+        version its name says, and again from there), and whether every step to it is recorded
+        (else a name says part of the way, and the note may not claim a record); None when it has
+        none newer."""
+        current, recorded = header, True
         visited = {header.path}
         for _ in range(_MAX_HOPS):
             step = self._replacer(current, visited)
@@ -214,8 +215,7 @@ class VersionLookup:
                 step = self.named_newer(current)
             if step is None or step.path in visited:
                 break
-            if current is header:
-                recorded = by_record
+            recorded = recorded and by_record
             current = step
             visited.add(step.path)
         return None if current is header else (current, recorded)

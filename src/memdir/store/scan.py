@@ -49,7 +49,10 @@ MAX_MEMORY_FILES = 200
 _HEADER_BYTES = 64 * 1024
 # Bump when read_header gives another result for the same bytes: headers kept in files by an
 # earlier version are then read again.
-HEADER_FORMAT = 3
+HEADER_FORMAT = 4
+# A header is kept for a file while its (mtime, size, ctime) stay the same. The ctime is in the key
+# because a write that puts the file's old mtime back at the same size (recording a relation keeps a
+# memory's time) would otherwise be served the header from before it; nothing can set a ctime back.
 
 
 class MemoryHeader(NamedTuple):
@@ -190,17 +193,20 @@ def cache_file_path(memory_dir: str, home: str, kind: str) -> str:
     return os.path.join(home, "memdir", kind, f"{sanitize_path(root)}-{djb2(root) & 0xFFFFFFFF:08x}.json")
 
 
-def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | None:
+_Key = tuple[int, int, int]  # mtime_ns, size, ctime_ns
+
+
+def _stored_header(path: str, entry: object) -> tuple[_Key, MemoryHeader] | None:
     """One stored ``[mtime_ns, size, filename, description, type, name, preview, nested_type,
-    modified_ms, expires, replaces, distinct]``."""
-    if not isinstance(entry, list) or len(entry) != 12:
+    modified_ms, expires, replaces, distinct, ctime_ns]``."""
+    if not isinstance(entry, list) or len(entry) != 13:
         return None
-    mtime_ns, size, filename, description, raw_type, name, preview, nested, modified, expires, replaces, distinct = (
-        entry
-    )
+    mtime_ns, size, filename, description, raw_type, name, preview, nested, modified, expires = entry[:10]
+    replaces, distinct, ctime_ns = entry[10:]
     if not (
         type(mtime_ns) is int
         and type(size) is int
+        and type(ctime_ns) is int
         and isinstance(filename, str)
         and isinstance(description, str | None)
         and isinstance(raw_type, str | None)
@@ -232,20 +238,22 @@ def _stored_header(path: str, entry: object) -> tuple[int, int, MemoryHeader] | 
         stamp,
         expires,
         tuple(replaces),
+        tuple(distinct),
     )
-    return mtime_ns, size, header
+    return (mtime_ns, size, ctime_ns), header
 
 
-def _entry(mtime_ns: int, size: int, header: MemoryHeader) -> list[object]:
+def _entry(key: _Key, header: MemoryHeader) -> list[object]:
     kind = header.type.value if header.type is not None else None
     return [
-        *(mtime_ns, size, header.filename, header.description, kind, header.name, header.preview),
+        *(key[0], key[1], header.filename, header.description, kind, header.name, header.preview),
         *(header.nested_type, header.modified_ms, header.expires, list(header.replaces), list(header.distinct)),
+        key[2],
     ]
 
 
 class ScanCache:
-    """Headers remembered by (path, mtime, size); thread-safe, bounded by the files that exist.
+    """Headers remembered by (path, mtime, size, ctime); thread-safe, bounded by the files that exist.
 
     With ``path``, the headers are read from that file on first use and written back by
     :meth:`save` when a scan read or dropped any; a file that cannot be read counts as empty, one
@@ -253,7 +261,7 @@ class ScanCache:
     """
 
     def __init__(self, path: str | None = None) -> None:
-        self._entries: dict[str, tuple[int, int, MemoryHeader]] = {}
+        self._entries: dict[str, tuple[_Key, MemoryHeader]] = {}
         self._lock = allocate_lock()
         self.reads = 0  # header reads performed, so tests and benchmarks can see cache hits
         self.writes = 0  # files written
@@ -276,17 +284,17 @@ class ScanCache:
                 self._entries.setdefault(key, stored)
 
     def header(self, path: str, filename: str, st: os.stat_result) -> MemoryHeader:
-        key = (st.st_mtime_ns, st.st_size)
+        key = (st.st_mtime_ns, st.st_size, st.st_ctime_ns)
         with self._lock:
             if self._unloaded and self.path is not None:
                 self._unloaded = False
                 self._load(self.path)
             cached = self._entries.get(path)
-        if cached is not None and cached[:2] == key and cached[2].filename == filename:
-            return cached[2]
+        if cached is not None and cached[0] == key and cached[1].filename == filename:
+            return cached[1]
         header = read_header(path, filename=filename, mtime_ms=st.st_mtime_ns / 1e6, size=st.st_size)
         with self._lock:
-            self._entries[path] = (key[0], key[1], header)
+            self._entries[path] = (key, header)
             self.reads += 1
             self._changed = True
         return header
@@ -303,7 +311,7 @@ class ScanCache:
             if self.path is None or not self._changed:
                 return
             self._changed = False
-            headers = {path: _entry(mtime_ns, size, header) for path, (mtime_ns, size, header) in self._entries.items()}
+            headers = {path: _entry(key, header) for path, (key, header) in self._entries.items()}
             text = json.dumps({"format": HEADER_FORMAT, "headers": headers}, ensure_ascii=False, separators=(",", ":"))
             try:
                 atomic_write(self.path, text, durable=False)

@@ -175,3 +175,31 @@ def test_in_review_mode_every_agent_write_path_proposes_and_a_person_accepts(rev
         and "Ana owns billing" in after["owners.md"]
     )
     assert "project_deploys.md" in after["MEMORY.md"]
+
+
+def test_with_agent_writes_off_pydantic_ais_memory_tool_and_adks_memory_service_change_nothing(
+    off: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from google.adk.memory.memory_entry import MemoryEntry
+    from google.genai import types
+
+    from memdir.integrations.adk import MemdirMemoryService
+    from memdir.integrations.pydantic_ai import memory_tool
+
+    before = off.files()
+    tool = memory_tool(session=MemorySession(off.config()))
+    for arguments in (
+        {"command": "create", "path": "/memories/x.md", "file_text": ROLE},
+        {"command": "delete", "path": "/memories/user_role.md"},
+    ):
+        assert "memdir.agentWrites is off" in tool.function(**arguments)  # type: ignore[call-arg]
+
+    for name, value in off.env.items():
+        monkeypatch.setenv(name, value)
+    service = MemdirMemoryService(str(off.memory))
+    entry = MemoryEntry(content=types.Content(role="user", parts=[types.Part.from_text(text="Deploys on Tuesdays")]))
+    with pytest.raises(ConfigError, match=r"memdir\.agentWrites is off"):
+        anyio.run(lambda: service.add_memory(app_name="app", user_id="u1", memories=[entry]))
+    with pytest.raises(ConfigError, match=r"memdir\.agentWrites is off"):
+        anyio.run(lambda: service.delete_memory(app_name="app", user_id="u1", memory_id="user_role.md"))
+    assert off.files() == before

@@ -37,6 +37,7 @@ from memdir.integrations.frameworks.agent_memory import AgentMemory, note_index_
 from memdir.integrations.frameworks.user_dirs import check_template, fill_template, placeholders
 from memdir.model.memory import Memory
 from memdir.store.provenance import acting_as
+from memdir.tools.outcome import neutral
 from memdir.tools.toolbox import parse_type
 
 try:
@@ -215,7 +216,7 @@ class MemdirMemoryService(BaseMemoryService):
                 MemoryEntry(
                     id=surfaced.file,
                     content=types.Content(role="user", parts=[types.Part.from_text(text=surfaced.content)]),
-                    custom_metadata=metadata,
+                    custom_metadata=neutral(metadata),
                     timestamp=datetime.fromtimestamp(surfaced.mtime_ms / 1000, tz=UTC).isoformat(),
                 )
             )
@@ -230,7 +231,7 @@ class MemdirMemoryService(BaseMemoryService):
         custom_metadata: Mapping[str, object] | None = None,
     ) -> None:
         memory = self.memory_for(app_name, user_id)
-        directory = memory.session.memory_dir
+        directory = memory.session.agent_dir  # memdir.agentWrites: direct, proposals, or refused
         directory.ensure()
         for entry in memories:
             text = _entry_text(entry)
@@ -254,4 +255,4 @@ class MemdirMemoryService(BaseMemoryService):
         if not memory_id:
             raise MemoryFormatError("delete_memory needs the memory_id a search returned", rule="adk-memory-id")
         with acting_as("adk", label="adk delete_memory"):
-            self.memory_for(app_name, user_id).session.memory_dir.delete(_file_of(memory_id))
+            self.memory_for(app_name, user_id).session.agent_dir.delete(_file_of(memory_id))

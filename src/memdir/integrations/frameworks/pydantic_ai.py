@@ -30,7 +30,7 @@ from memdir.integrations.frameworks.agent_memory import (
     place_reminders,
     tool_functions,
 )
-from memdir.integrations.memory_tool.commands import MemoryCommands
+from memdir.integrations.memory_tool.commands import MemoryCommands, session_commands
 from memdir.memory_session import MemorySession
 from memdir.store.provenance import acting_as
 from memdir.templates import load_sections
@@ -78,10 +78,7 @@ def memory_tool(memory_dir: str | os.PathLike[str] | None = None, *, session: Me
     """The ``memory`` tool for pydantic-ai's ``MemoryTool``: pass it in ``tools=`` beside
     ``native_tools=[MemoryTool()]``. ``/memories`` is the memory directory; a refused command
     answers with its reason, as the Anthropic SDK's own backends do."""
-    opened = open_session(memory_dir, session=session)
-    directory = opened.memory_dir
-    directory.ensure()
-    commands = MemoryCommands(directory, writer_ranker=opened.writer_ranker)
+    commands = session_commands(open_session(memory_dir, session=session))
 
     def memory(
         command: str,

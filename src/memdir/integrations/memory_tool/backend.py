@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from memdir.config import MemoryConfig, resolve_config
 from memdir.errors import MemdirError
-from memdir.integrations.memory_tool.commands import MemoryCommands
+from memdir.integrations.memory_tool.commands import MemoryCommands, session_commands
 from memdir.memory_session import MemorySession
 from memdir.store.directory import MemoryDir
 from memdir.store.provenance import acting_as
@@ -48,10 +48,7 @@ def _commands(memory_dir: MemoryDir | str | None, config: MemoryConfig | None, p
         directory = memory_dir
         directory.ensure()
         return MemoryCommands(directory)
-    session = MemorySession(config or resolve_config(project, memory_dir=memory_dir))
-    directory = session.agent_dir  # memdir.agentWrites: direct, proposals, or refused
-    directory.ensure()
-    return MemoryCommands(directory, writer_ranker=session.writer_ranker)
+    return session_commands(MemorySession(config or resolve_config(project, memory_dir=memory_dir)))
 
 
 def _run(action: Callable[[], T]) -> T:

@@ -18,6 +18,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memdir.errors import MemdirError, UnsafePathError
 from memdir.model.entrypoint import ENTRYPOINT_NAME
@@ -30,7 +31,10 @@ from memdir.store.files import LOCK_NAME, ensure_dir, lock_directory, move_path,
 from memdir.templates import render_template
 from memdir.writes.near import identical_refusal, near_lines, near_memories
 
-__all__ = ["MEMORIES_ROOT", "CommandError", "MemoryCommands"]
+if TYPE_CHECKING:
+    from memdir.memory_session import MemorySession
+
+__all__ = ["MEMORIES_ROOT", "CommandError", "MemoryCommands", "session_commands"]
 
 MEMORIES_ROOT = "/memories"
 MAX_LINES = 999_999
@@ -371,3 +375,11 @@ class MemoryCommands:
                 else:
                     remove_file(full)
         return "All memory cleared"
+
+
+def session_commands(session: MemorySession) -> MemoryCommands:
+    """The commands over the store as agents may change it (``memdir.agentWrites``: directly, as
+    proposals, or refused), ranking near memories as the session's writers do."""
+    directory = session.agent_dir
+    directory.ensure()
+    return MemoryCommands(directory, writer_ranker=session.writer_ranker)

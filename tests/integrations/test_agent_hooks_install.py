@@ -149,3 +149,12 @@ def test_doctor_fails_when_codex_says_memdirs_hooks_are_not_trusted(tmp_path, en
     assert "Codex trusts the 1 memdir hooks (1 newly trusted)" in installed.output, installed.output
     done = runner.invoke(cli, [*project, "doctor"], env=env)
     assert done.exit_code == 1 and "[codex-hooks-untrusted] Codex skips 1 memdir hooks here (stop)" in done.output
+
+
+def test_a_codex_that_cannot_remove_the_server_is_reported_not_called_removed(tmp_path, env):
+    fake = tmp_path / "bin" / "codex"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho 'Error: no MCP server named memdir' >&2\nexit 1\n", encoding="utf-8")
+    fake.chmod(0o755)
+    said = unregister_mcp("codex", "user", project=None, config_home="/c", environment=read_environment(env))
+    assert said == "`codex mcp remove memdir` failed (Error: no MCP server named memdir): remove it by hand"

@@ -183,7 +183,13 @@ def unregister_mcp(agent: str, scope: Scope, *, project: str | None, config_home
         codex = find_codex(environment.path)
         if codex is None:
             return f"`codex` is not on PATH: remove the MCP server with `codex mcp remove {MCP_NAME}`"
-        subprocess.run([codex, "mcp", "remove", MCP_NAME], capture_output=True, timeout=30, check=False)
+        try:
+            done = subprocess.run([codex, "mcp", "remove", MCP_NAME], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ConfigError(f"`codex mcp remove {MCP_NAME}` did not run: {exc}", rule="codex-app-server") from exc
+        if done.returncode != 0:
+            said = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            return f"`codex mcp remove {MCP_NAME}` failed ({said}): remove it by hand"
         return f"removed the MCP server {MCP_NAME} from Codex"
     path = _mcp_json_path(agent, scope, project=project, config_home=config_home, environment=environment)
     data = load_settings(path)

@@ -23,6 +23,7 @@ LAYERS = {
     "agent_transcripts": 0,  # Codex CLI and Gemini CLI transcripts as conversations
     "templates": 0,
     "prompts": 0,
+    "version": 0,  # the installed version, from package metadata
     # where things live on disk
     "containment": 1,
     "paths": 1,
@@ -79,6 +80,7 @@ SERVER_MAY_IMPORT = (
     "memdir.model.printable",
     "memdir.errors",
     "memdir.web",
+    "memdir.version",
 )
 
 

@@ -53,6 +53,7 @@ from memdir.team.protocol import (
     validate_repo,
 )
 from memdir.team.secrets import scan_for_secrets
+from memdir.version import installed_version
 from memdir.web.handlers import API_FAILURES, WebError, error_handlers, json_error
 
 __all__ = [
@@ -366,7 +367,7 @@ class TeamServer:
         return JSONResponse({"status": "ok", "database": "ok"})
 
     async def root(self, _request: Request) -> Response:
-        about = {"service": SERVICE_NAME, "version": _package_version(), "api": API_PATH, "health": "/health"}
+        about = {"service": SERVICE_NAME, "version": installed_version(), "api": API_PATH, "health": "/health"}
         return JSONResponse(about)
 
     async def unavailable(self, request: Request, exc: Exception) -> Response:
@@ -389,12 +390,3 @@ def _int_param(request: Request, name: str, default: int | None, low: int, high:
     if not raw.isdigit() or len(raw) > 19 or not low <= int(raw) <= high:
         raise _refused(400, "invalid_parameter", f"{name} must be a whole number from {low} to {high}")
     return int(raw)
-
-
-def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("memdir")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree without metadata
-        return "unknown"

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from memdir.errors import ConfigError
+from memdir.version import installed_version
 
 __all__ = ["CodexApp", "CodexHook", "find_codex"]
 
@@ -64,7 +65,7 @@ class CodexApp:
         self._next = 0
         self._timer = threading.Timer(TIMEOUT, self._process.kill)
         self._timer.start()
-        self._call("initialize", {"clientInfo": {"name": "memdir", "version": _version()}})
+        self._call("initialize", {"clientInfo": {"name": "memdir", "version": installed_version()}})
         self._send({"jsonrpc": "2.0", "method": "initialized"})
 
     def __enter__(self) -> CodexApp:
@@ -146,12 +147,3 @@ class CodexApp:
         if file_path is not None:
             params["filePath"] = file_path
         self._call("config/batchWrite", params)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("memdir")
-    except PackageNotFoundError:
-        return "0"

@@ -12,7 +12,6 @@ Needs the ``mcp`` extra (``pip install 'memdir[mcp]'``, mcp 2.x).
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +31,7 @@ from memdir.templates import load_sections
 from memdir.tools.declared import TOOLS, Hints, Tool, required_arguments, tool_description, tool_function
 from memdir.tools.outcome import Outcome
 from memdir.tools.toolbox import MemoryToolbox
+from memdir.version import installed_version
 
 try:
     from mcp.server import MCPServer
@@ -131,14 +131,6 @@ def _client_name(context: Any) -> str:
     return "unknown"
 
 
-def _package_version() -> str:
-    """The installed memdir version, which clients show and log next to the server name."""
-    try:
-        return importlib.metadata.version("memdir")
-    except importlib.metadata.PackageNotFoundError:  # running from a source tree that was never installed
-        return "0+unknown"
-
-
 def _annotations(hints: Hints) -> ToolAnnotations:
     """A tool's hints as MCP's annotations (no memdir tool reaches outside the memory directory)."""
     return ToolAnnotations(
@@ -221,6 +213,7 @@ def create_server(
     # One session opens the store and builds the selector from the settings (memdir.selector,
     # memdir.model), on the first recall; its toolbox writes through memdir.agentWrites.
     session = MemorySession(config, memory_dir=memory_dir, selector=selector)
-    server = MemdirMCPServer(session.toolbox, name=name, version=_package_version(), instructions=_TEXT["instructions"])
+    instructions = _TEXT["instructions"]
+    server = MemdirMCPServer(session.toolbox, name=name, version=installed_version(), instructions=instructions)
     MCPEndpoints(session.toolbox, session).register(server)
     return server

@@ -75,20 +75,21 @@ class TrustFinding(NamedTuple):
 def codex_trust_problems(*, project: str, config_home: str, environment: Environment) -> list[TrustFinding]:
     """Each Codex hooks file (the user's, the project's) holding memdir hooks that Codex will not
     run, or whose trust cannot be checked because ``codex`` is not on ``PATH``."""
-    found: list[TrustFinding] = []
+    files = [
+        settings_path(scope, config_home=config_home, project=project, agent="codex", environment=environment)
+        for scope in ("user", "project")
+    ]
+    paths = [path for path in files if _has_memdir_hooks(path)]
     codex = find_codex(environment.path)
-    for scope in ("user", "project"):
-        path = settings_path(scope, config_home=config_home, project=project, agent="codex", environment=environment)
-        if not _has_memdir_hooks(path):
-            continue
-        if codex is None:
-            found.append(
-                TrustFinding(path, f"`codex` is not on PATH to check these memdir hooks' trust; {_HOW_TO_TRUST}", False)
-            )
-            continue
-        cwd = project_root(project)
-        with CodexApp(codex, cwd=cwd) as app:
-            untrusted = [h for h in _ours(app.hooks(cwd), path) if h.trust_status != "trusted"]
+    if not paths or codex is None:
+        message = f"`codex` is not on PATH to check these memdir hooks' trust; {_HOW_TO_TRUST}"
+        return [TrustFinding(path, message, False) for path in paths]
+    cwd = project_root(project)
+    with CodexApp(codex, cwd=cwd) as app:  # one app-server: its answer lists the hooks of every layer
+        hooks = app.hooks(cwd)
+    found: list[TrustFinding] = []
+    for path in paths:
+        untrusted = [h for h in _ours(hooks, path) if h.trust_status != "trusted"]
         if untrusted:
             events = ", ".join(sorted({h.key.split(":")[-3] for h in untrusted}))
             message = (

@@ -190,10 +190,6 @@ def plugin_enabled_in(*, config_home: str, project: str | None = None) -> str | 
     return None
 
 
-def _write(path: str, data: dict[str, Any]) -> None:
-    write_json(path, data)
-
-
 def hook_entry(agent: CodingAgent, verb: str, prefix: Sequence[str]) -> dict[str, Any]:
     """The hook entry that runs ``memdir hook <verb>`` for ``agent``, in that CLI's words."""
     words = [*prefix, "hook", verb] if agent is CLAUDE_CODE else [*prefix, "hook", "--agent", agent.name, verb]
@@ -228,7 +224,7 @@ def install_hooks(
         event = coding_agent.events[verb]
         hooks.setdefault(event, []).append({"hooks": [hook_entry(coding_agent, verb, prefix)]})
         touched.append(event)
-    _write(path, data)
+    write_json(path, data)
     return InstallResult(path=path, events=tuple(touched), removed=removed, written=True)
 
 
@@ -251,5 +247,5 @@ def uninstall_hooks(
         return InstallResult(path=path, events=(), removed=0, written=False)
     if not hooks:
         del data["hooks"]
-    _write(path, data)
+    write_json(path, data)
     return InstallResult(path=path, events=tuple(sorted(events)), removed=removed, written=True)

@@ -177,3 +177,15 @@ def test_doctor_in_the_main_checkout_notes_the_memories_that_belong_there(place:
     text = place.run("doctor")
     assert f"note: {store}: [stranded] 1 memory of this project ({worktree} is a worktree of" in text
     assert [s["store"] for s in place.json("doctor")["stranded"]] == [str(store)]
+
+
+def test_a_store_holding_only_a_symlinked_or_hidden_memory_is_not_stranded(place: Place) -> None:
+    worktree = place.root / "repo-links"
+    git("worktree", "add", "-q", str(worktree), "-b", "links", cwd=place.repo)
+    elsewhere = place.root / "elsewhere.md"
+    elsewhere.write_text(memory("Elsewhere", "A memory kept outside the store"), encoding="utf-8")
+    store = place.store_of(worktree, {}, index=[])
+    (store / "project_link.md").symlink_to(elsewhere)
+    (store / "notes" / ".drafts").mkdir(parents=True)
+    (store / "notes" / ".drafts" / "draft.md").write_text(memory("Draft", "Not a memory yet"), encoding="utf-8")
+    assert place.run("doctor", "--stores") == "no stranded memory stores\n"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,9 +92,9 @@ class MoveResult:
     near: list[str] = field(default_factory=list)  # "a.md may say what b.md says"
 
 
-def store_files(store: str) -> list[str]:
-    """The memories of a store, relative paths, sorted: every ``.md`` but the indexes, team files and logs."""
-    found: list[str] = []
+def _memory_files(store: str) -> Iterator[str]:
+    """The memories of a store, relative paths, as found: every ``.md`` but the indexes, hidden
+    files and folders, symlinks, team files and logs."""
     for directory, dirnames, filenames in os.walk(store):
         rel_dir = os.path.relpath(directory, store)
         if rel_dir == ".":
@@ -105,18 +105,17 @@ def store_files(store: str) -> list[str]:
             if name.endswith(".md") and name != ENTRYPOINT_NAME and not name.startswith("."):
                 rel = os.path.normpath(os.path.join(rel_dir, name)).replace(os.sep, "/")
                 if not os.path.islink(os.path.join(directory, name)):
-                    found.append(rel)
-    return sorted(found)
+                    yield rel
+
+
+def store_files(store: str) -> list[str]:
+    """The memories of a store, relative paths, sorted (:func:`_memory_files`)."""
+    return sorted(_memory_files(store))
 
 
 def _has_memories(store: str) -> bool:
     """Whether the store holds a memory at all, looking no further than the first one."""
-    for directory, dirnames, filenames in os.walk(store):
-        if os.path.relpath(directory, store) == ".":
-            dirnames[:] = [d for d in dirnames if d not in _SKIPPED_TOPS and not d.startswith(".")]
-        if any(name.endswith(".md") and name != ENTRYPOINT_NAME and not name.startswith(".") for name in filenames):
-            return True
-    return False
+    return next(_memory_files(store), None) is not None
 
 
 def _listed(store: str) -> set[str]:

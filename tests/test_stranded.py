@@ -189,3 +189,17 @@ def test_a_store_holding_only_a_symlinked_or_hidden_memory_is_not_stranded(place
     (store / "notes" / ".drafts").mkdir(parents=True)
     (store / "notes" / ".drafts" / "draft.md").write_text(memory("Draft", "Not a memory yet"), encoding="utf-8")
     assert place.run("doctor", "--stores") == "no stranded memory stores\n"
+
+
+def test_moving_from_the_projects_own_store_is_refused_before_any_store_moves(place: Place) -> None:
+    gone = place.root / "old-checkout"
+    lost = place.store_of(gone, {"project_old.md": memory("Old note", "From the old checkout")}, index=[])
+    own = place.own_store()
+    own.mkdir(parents=True)
+    (own / "project_here.md").write_text(memory("Here", "Already at home"), encoding="utf-8")
+    clear_git_root_cache()
+    done = CliRunner().invoke(
+        cli, ["--project", str(place.repo), "doctor", "--stores", "--fix", "--from", str(lost), "--from", str(own)]
+    )
+    assert done.exit_code != 0 and "is this project's own memory directory; nothing to move" in done.stderr
+    assert (lost / "project_old.md").is_file() and not (own / "project_old.md").exists()

@@ -71,8 +71,6 @@ def _label(store: str, project: str | None) -> str:
 def _move(store: str, target_project: str, project: str | None) -> tuple[str, MoveResult]:
     source = CliState(project=target_project, memory_dir_option=store).memory_dir
     target = CliState(project=target_project, memory_dir_option=None).memory_dir
-    if os.path.normpath(source.root) == os.path.normpath(target.root):
-        fail(f"{store} is this project's own memory directory; nothing to move")
     return target.root, move_memories(source, target, label=_label(store, project))
 
 
@@ -99,10 +97,13 @@ def check_stores(state: CliState, *, fix: bool, as_json: bool, sources: Sequence
     found = _stranded(state)
     if fix and sources:
         known = {os.path.normpath(s.store): s for s in found}
+        own = os.path.normpath(CliState(project=state.config.project_root, memory_dir_option=None).config.memory_dir)
         for given in sources:
             store = normalize_root(given)
             if not os.path.isdir(store) or not store_files(store):
                 fail(f"{given} holds no memories to move")
+            if os.path.normpath(store) == own:
+                fail(f"{store} is this project's own memory directory; nothing to move")
             stranded = known.get(os.path.normpath(store))
             moves.append((store, state.config.project_root, stranded.project if stranded else None))
     elif fix:

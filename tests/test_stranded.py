@@ -203,3 +203,21 @@ def test_moving_from_the_projects_own_store_is_refused_before_any_store_moves(pl
     )
     assert done.exit_code != 0 and "is this project's own memory directory; nothing to move" in done.stderr
     assert (lost / "project_old.md").is_file() and not (own / "project_old.md").exists()
+
+
+def test_in_daily_log_mode_every_memory_is_copied_home_and_each_one_the_store_keeps_is_named(
+    place: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMDIR_DAILY_LOG", "1")
+    worktree = place.root / "repo-daily"
+    git("worktree", "add", "-q", str(worktree), "-b", "daily", cwd=place.repo)
+    files = {"project_a.md": memory("A", "First fact"), "project_b.md": memory("B", "Second fact")}
+    stranded = place.store_of(worktree, files, index=[])
+    own = place.own_store()
+
+    [result] = place.json("doctor", "--stores", "--fix", code=1)["moved"]
+    assert result["moved"] == ["project_a.md", "project_b.md"]
+    assert [line.partition(" (")[0] for line in result["left"]] == [
+        f"project_{x}.md: copied into {own}; MEMORY.md is read-only in daily-log mode" for x in "ab"
+    ]
+    assert {p.name for p in own.glob("project_*.md")} == {p.name for p in stranded.glob("project_*.md")} == set(files)

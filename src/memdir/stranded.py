@@ -389,7 +389,7 @@ def move_memories(source: MemoryDir, target: MemoryDir, *, label: str) -> MoveRe
                 same = False
             if same:
                 result.already_there.append(rel)
-                source.delete(rel)
+                _delete_moved(source, rel, f"already in {target.root}", result)
                 continue
             name = _free_name(target, rel, label)
         try:
@@ -399,11 +399,20 @@ def move_memories(source: MemoryDir, target: MemoryDir, *, label: str) -> MoveRe
             continue
         (result.moved if name == rel else result.kept_both).append(rel if name == rel else f"{rel} -> {name}")
         written.append(name)
-        source.delete(rel)
+        _delete_moved(source, rel, f"copied into {target.root}", result)
     result.indexed = list(target.add_missing_index_lines(written))
     result.near = _near(target, written, before)
     _remove_if_empty(source)
     return result
+
+
+def _delete_moved(source: MemoryDir, rel: str, done: str, result: MoveResult) -> None:
+    """Remove a memory from the stranded store once it is in the destination; when the store
+    refuses (its index is read-only in daily-log mode), say what was done and why it stays."""
+    try:
+        source.delete(rel)
+    except MemdirError as exc:
+        result.left.append(f"{rel}: {done}; {exc.message}")
 
 
 def _near(target: MemoryDir, written: Sequence[str], before: set[str]) -> list[str]:

@@ -36,11 +36,13 @@ from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.index import parse_entries
 from memdir.model.memory import Memory
 from memdir.paths import (
+    AUTO_MEM_DIRNAME,
     auto_mem_path,
     clear_git_root_cache,
     find_canonical_git_root,
     find_git_root,
     memory_base,
+    projects_dir,
     sanitize_path,
 )
 from memdir.settings import Settings
@@ -292,10 +294,10 @@ def find_stranded(
     known = [*projects, *_known_projects(claude_json)]
     stores: list[_Store] = []
     for name in names:
-        store = os.path.join(root, name, "memory")
+        store = os.path.join(root, name, AUTO_MEM_DIRNAME)
         if not os.path.isdir(store) or not _has_memories(store):
             continue
-        cwds, branches = _transcript_facts(os.path.join(config_home, "projects", name))
+        cwds, branches = _transcript_facts(os.path.join(projects_dir(config_home), name))
         stores.append(_Store(name, store, _project_of(name, cwds, known), tuple(branches)))
     repos = sorted(
         {
@@ -362,7 +364,7 @@ def move_memories(source: MemoryDir, target: MemoryDir, *, label: str) -> MoveRe
 
     ``label`` names the origin in the name of a second file kept beside one of the same name
     (``a.from-<label>.md``). The stranded store's ``MEMORY.md`` loses the lines of what moved and
-    goes, with the folder, once nothing is left in it."""
+    is removed once no memory is left and it lists nothing; the folder stays (:func:`_remove_if_empty`)."""
     result = MoveResult()
     target.ensure()
     before = {h.filename for h in target.headers() if not h.filename.startswith(("team/", f"{LOGS_DIRNAME}/"))}

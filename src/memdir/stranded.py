@@ -277,13 +277,15 @@ def find_stranded(
     claude_json: str,
     in_use: Sequence[str] = (),
     projects: Sequence[str] = (),
+    into: str | None = None,
 ) -> list[StrandedStore]:
     """Every stranded store under the memory base (see the module docstring), by store path.
 
     ``settings`` and ``environment`` decide where a project's memory lives today (the user's
     settings: a project's own settings file cannot move its memory); ``in_use`` are stores known
     to be a project's own and ``projects`` folders known to be projects (those of the project the
-    command runs in)."""
+    command runs in). With ``into``, only the stores whose memories belong in that memory
+    directory are listed (the others' memories are not counted nor their indexes read)."""
     clear_git_root_cache()  # a worktree added or removed a moment ago must be seen as it is now
     root = os.path.join(memory_base(environment), "projects")
     own = {os.path.normpath(path) for path in in_use}
@@ -317,6 +319,8 @@ def find_stranded(
         why, target = judged
         target_store = auto_mem_path(target, settings=settings, environment=environment) if target else None
         if target_store is not None and os.path.normpath(target_store) == os.path.normpath(entry.store):
+            continue
+        if into is not None and (target_store is None or os.path.normpath(target_store) != os.path.normpath(into)):
             continue
         files = store_files(entry.store)
         listed = _listed(entry.store)

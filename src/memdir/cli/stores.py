@@ -21,7 +21,7 @@ from memdir.stranded import MoveResult, StrandedStore, find_stranded, move_memor
 __all__ = ["check_stores", "note_of", "stranded_here"]
 
 
-def _stranded(state: CliState) -> list[StrandedStore]:
+def _stranded(state: CliState, *, into: str | None = None) -> list[StrandedStore]:
     config = state.config
     return find_stranded(
         config_home=config.config_home,
@@ -30,13 +30,13 @@ def _stranded(state: CliState) -> list[StrandedStore]:
         claude_json=claude_json_path(config.environment),
         in_use=[config.memory_dir],
         projects=[config.project_root],
+        into=into,
     )
 
 
 def stranded_here(state: CliState) -> list[StrandedStore]:
     """The stranded stores whose memories belong in this project's store (for doctor's note)."""
-    own = os.path.normpath(state.config.memory_dir)
-    return [s for s in _stranded(state) if s.target_store and os.path.normpath(s.target_store) == own]
+    return _stranded(state, into=state.config.memory_dir)
 
 
 def note_of(store: StrandedStore) -> str:

@@ -18,6 +18,7 @@ from memdir.config import MemoryConfig
 from memdir.errors import MemdirError
 from memdir.model.frontmatter import decode_memory_bytes
 from memdir.model.index_load import IndexLoad, index_load
+from memdir.model.text import counted
 from memdir.paths import auto_mem_entrypoint, auto_mem_path
 from memdir.store.files import read_bytes_limited
 
@@ -47,13 +48,13 @@ class ClaudeCodeLoad:
         if load is None:
             return f"Claude Code does not load {self.index}: {self.reason}"
         if not load.truncated:
-            lines = f"{load.line_count} {'line' if load.line_count == 1 else 'lines'}"
+            lines = counted(load.line_count, "line")
             return f"Claude Code loads {self.index} whole ({lines}, {load.byte_count:,} bytes)"
         count = len(load.dropped)
         where = f"up to line {load.last_line}" if load.last_line else "none of its lines"
         return (
             f"Claude Code loads {self.index} truncated, {where} ({load.cause}): "
-            f"{count} {'memory' if count == 1 else 'memories'} listed after the cut {'is' if count == 1 else 'are'} "
+            f"{counted(count, 'memory', 'memories')} listed after the cut {'is' if count == 1 else 'are'} "
             "not in its context"
         )
 

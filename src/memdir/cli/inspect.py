@@ -14,6 +14,7 @@ from memdir.doctor.checks import DoctorReport, Problem, check_memory_dir
 from memdir.errors import ConfigError
 from memdir.loaded_index import claude_code_load
 from memdir.memory_session import MemorySession
+from memdir.model.text import counted
 from memdir.recall.batch import rank_batch
 from memdir.recall.registry import find_selector, is_selector, selector_kinds
 from memdir.recall.selector_protocol import RankingSelector
@@ -261,7 +262,7 @@ def doctor(state: CliState, fix: bool, stores: bool, sources: tuple[str, ...], a
         rows = [(f"{p.file}:{p.line}" if p.line else p.file, p.rule, without_file(p)) for p in report.problems]
         count = len(rows)
         print_table(
-            f"{count} {'problem' if count == 1 else 'problems'} in {state.memory_dir.root}",
+            f"{counted(count, 'problem')} in {state.memory_dir.root}",
             ("file", "rule", "problem"),
             rows,
             lambda row: f"{row[0]}: [{row[1]}] {row[2]}",

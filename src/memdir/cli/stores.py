@@ -16,6 +16,7 @@ import click
 from memdir.cli.main import CliState, echo_json, fail
 from memdir.config import claude_json_path
 from memdir.containment import normalize_root
+from memdir.model.text import counted
 from memdir.stranded import MoveResult, StrandedStore, find_stranded, move_memories, store_files
 
 __all__ = ["check_stores", "note_of", "stranded_here"]
@@ -48,7 +49,7 @@ def note_of(store: StrandedStore) -> str:
 
 
 def _memories(count: int) -> str:
-    return f"{count} {'memory' if count == 1 else 'memories'}"
+    return counted(count, "memory", "memories")
 
 
 def _describe(store: StrandedStore) -> str:
@@ -125,8 +126,8 @@ def check_stores(state: CliState, *, fix: bool, as_json: bool, sources: Sequence
             _report(store, into, result)
         if remaining:
             count = len(remaining)
-            stores = "memory store" if count == 1 else "memory stores"
-            click.echo(f"{count} stranded {stores}: no session loads {'its' if count == 1 else 'their'} memories")
+            stores = counted(count, "stranded memory store")
+            click.echo(f"{stores}: no session loads {'its' if count == 1 else 'their'} memories")
             for stranded in remaining:
                 click.echo(_describe(stranded))
             if any(s.target for s in remaining):

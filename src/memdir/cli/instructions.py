@@ -39,13 +39,14 @@ def instructions(
     then the memory indexes; then the AGENTS.md files Codex CLI and the GEMINI.md files Gemini CLI
     load here (memdir reads them, never writes them)."""
     chain = load_instructions(state.config, add_dirs=add_dirs)
-    others = agent_instruction_files(state.config)
     if as_json:
+        others = agent_instruction_files(state.config)
         echo_json([*(file.as_json() for file in chain.files), *(file.as_json() for file in others)])
         return
     if render:
         click.echo(render_instructions(chain.files, skip_index=state.config.memdir.skip_index) or "")
         return
+    others = agent_instruction_files(state.config)
     if chain.disabled:
         click.echo(f"instruction files are switched off: {chain.disabled}", err=True)
     for number, file in enumerate(chain.files, start=1):

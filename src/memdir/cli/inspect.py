@@ -10,9 +10,8 @@ import click
 
 from memdir.cli.main import CliState, cli, echo_json, pass_state
 from memdir.cli.terminal import PROGRESS_MINIMUM, print_table, progress
-from memdir.doctor.checks import DoctorReport, Problem, check_memory_dir
+from memdir.doctor.checks import DoctorReport, Problem, checked_and_loaded
 from memdir.errors import ConfigError
-from memdir.loaded_index import claude_code_load
 from memdir.memory_session import MemorySession
 from memdir.model.text import counted
 from memdir.recall.batch import rank_batch
@@ -236,11 +235,8 @@ def doctor(state: CliState, fix: bool, stores: bool, sources: tuple[str, ...], a
 
         check_stores(state, fix=fix, as_json=as_json, sources=sources)
         return
-    loaded = claude_code_load(state.config)
     with progress("checking memories", minimum=PROGRESS_MINIMUM) as advance:
-        report = check_memory_dir(state.memory_dir, fix=fix, progress=advance, skip_index_comments=loaded.skip_comments)
-    if report.fixed:
-        loaded = claude_code_load(state.config)
+        report, loaded = checked_and_loaded(state.config, state.memory_dir, fix=fix, progress=advance)
     report = _with_settings_notes(state, _with_agent_hooks(state, report))
     from memdir.cli.stores import note_of, stranded_here
 

@@ -8,6 +8,10 @@ each batch only, so a concurrent save is never starved; and it removes stale tem
 never deletes or rewrites a memory. Daily logs (``logs/``) are checked as logs (readable UTF-8),
 not as memories. A file holding what reads as a prompt tag is reported (``markup``): shown to a
 model it is neutralised, but it was written to speak as the system.
+
+:func:`checked_and_loaded` is what ``memdir doctor`` and the web view's doctor page run: the check,
+measured as the Claude Code release sharing the directory measures ``MEMORY.md``, and what that
+release loads of it (:mod:`memdir.loaded_index`), measured again when the check fixed something.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from dataclasses import asdict, dataclass
 
 import yaml
 
+from memdir.config import MemoryConfig
 from memdir.doctor.proposals import store_notes
 from memdir.errors import MemdirError
+from memdir.loaded_index import ClaudeCodeLoad, claude_code_load
 from memdir.model.entrypoint import ENTRYPOINT_NAME
 from memdir.model.frontmatter import decode_memory_bytes
 from memdir.model.index import IndexEntry, parse_entries, remove_entries, upsert_entries
@@ -43,7 +49,7 @@ NOTED_RULES = frozenset({"long-description"})  # reported as notes: the memory i
 _DOUBTFUL_RULES = frozenset({"unquoted-value", "not-text", "multiline-description", "yaml"})
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$")
 
-__all__ = ["DoctorReport", "Problem", "check_memory_dir", "check_memory_text"]
+__all__ = ["DoctorReport", "Problem", "check_memory_dir", "check_memory_text", "checked_and_loaded"]
 
 _FRONTMATTER_OPEN = re.compile(r"^---\s*\n")
 _FRONTMATTER_BLOCK = re.compile(r"^---\s*\n([\s\S]*?)---\s*\n?")
@@ -426,6 +432,17 @@ def _batch(current: str, *, folder: str, drop: list[str], add: list[IndexEntry])
             break
         fitting.append(entry)
     return upsert_entries(kept, fitting) if fitting else kept
+
+
+def checked_and_loaded(
+    config: MemoryConfig, memory_dir: MemoryDir, *, fix: bool, progress: Progress | None = None
+) -> tuple[DoctorReport, ClaudeCodeLoad]:
+    """The report on ``memory_dir`` (:func:`check_memory_dir`) by the measure of the Claude Code
+    release (it may skip the index's frontmatter and comments), and what that release loads of
+    ``MEMORY.md``, after the fix when there was one."""
+    loaded = claude_code_load(config)
+    report = check_memory_dir(memory_dir, fix=fix, progress=progress, skip_index_comments=loaded.skip_comments)
+    return report, claude_code_load(config) if report.fixed else loaded
 
 
 def check_memory_dir(

@@ -27,10 +27,10 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from memdir.config import MemoryConfig
-from memdir.doctor.checks import DoctorReport, check_memory_dir
+from memdir.doctor.checks import DoctorReport, checked_and_loaded
 from memdir.doctor.proposals import Proposal, proposals
 from memdir.errors import MemdirError, MemoryNotFound, SyncError
-from memdir.loaded_index import ClaudeCodeLoad, claude_code_load
+from memdir.loaded_index import ClaudeCodeLoad
 from memdir.model.frontmatter import render_scalar
 from memdir.model.memory import Memory, long_description_warning
 from memdir.model.memory_type import MEMORY_TYPES
@@ -371,12 +371,8 @@ class WebView:
         return self._doctor_page(request, report, loaded, pairs, fixed=report.fixed, decided="")
 
     def checked(self, *, fix: bool) -> tuple[DoctorReport, ClaudeCodeLoad]:
-        """The doctor's report, measured as the Claude Code release does, and what that release
-        loads of MEMORY.md (after the fix, when there was one)."""
-        config = self.services.config
-        loaded = claude_code_load(config)
-        report = check_memory_dir(self.md, fix=fix, skip_index_comments=loaded.skip_comments)
-        return report, claude_code_load(config) if report.fixed else loaded
+        """The doctor's report and what Claude Code loads of MEMORY.md (:func:`checked_and_loaded`)."""
+        return checked_and_loaded(self.services.config, self.md, fix=fix)
 
     async def instructions(self, request: Request) -> Response:
         """The CLAUDE.md chain, and beside it the AGENTS.md and GEMINI.md files Codex CLI and Gemini

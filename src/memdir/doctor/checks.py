@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 import yaml
 
 from memdir.config import MemoryConfig
-from memdir.doctor.proposals import store_notes
+from memdir.doctor.proposals import Proposal, proposals, store_notes
 from memdir.errors import MemdirError
 from memdir.loaded_index import ClaudeCodeLoad, claude_code_load
 from memdir.model.entrypoint import ENTRYPOINT_NAME
@@ -71,6 +71,7 @@ class DoctorReport:
     problems: tuple[Problem, ...]
     fixed: tuple[str, ...] = ()
     notes: tuple[Problem, ...] = ()  # information about the contents (doctor.proposals), never a failure
+    pairs: tuple[Proposal, ...] = ()  # the pairs of memories doctor proposes a person decide on
 
     @property
     def ok(self) -> bool:
@@ -494,11 +495,13 @@ def check_memory_dir(
     history = memory_dir.history
     if history is not None:  # a damaged history stops no write, but versions are only in the set-aside copy
         problems.extend(Problem(path, None, "history-damaged", message) for path, message in history.damage(fix=fix))
-    notes = tuple(Problem(*note) for note in store_notes(memory_dir.headers(), memories, time.strftime("%Y-%m-%d")))
+    headers = memory_dir.headers()
+    pairs = tuple(proposals(headers))
+    notes = tuple(Problem(*note) for note in store_notes(headers, memories, time.strftime("%Y-%m-%d"), pairs))
     # Every write path saves a long description (with a warning, as Claude Code saves one): doctor
     # notes it too rather than failing on what the writes accept.
     noted = tuple(p for p in problems if p.rule in NOTED_RULES)
     problems = [p for p in problems if p.rule not in NOTED_RULES]
     return DoctorReport(
-        problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=noted + notes
+        problems=tuple(problems + full + index_problems), fixed=tuple(fixed + swept), notes=noted + notes, pairs=pairs
     )

@@ -105,11 +105,14 @@ def _dangling(headers: Sequence[MemoryHeader], bodies: Mapping[str, str]) -> lis
     return notes
 
 
-def store_notes(headers: Sequence[MemoryHeader], memories: Mapping[str, Memory], today: str) -> list[Note]:
-    """Every note about a store whose memories are ``headers`` (read in full: ``memories``)."""
+def store_notes(
+    headers: Sequence[MemoryHeader], memories: Mapping[str, Memory], today: str, pairs: Sequence[Proposal]
+) -> list[Note]:
+    """Every note about a store whose memories are ``headers`` (read in full: ``memories``), the
+    pairs doctor proposes for it (:func:`proposals`) among them."""
     bodies = {file: memory.body for file, memory in memories.items() if "[[" in memory.body}
     return [
         *_expired(headers, today),
-        *(_proposal_note(proposal) for proposal in proposals(headers)),
+        *(_proposal_note(proposal) for proposal in pairs),
         *_dangling(headers, bodies),
     ]

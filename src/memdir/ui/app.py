@@ -28,7 +28,6 @@ from starlette.routing import Route
 
 from memdir.config import MemoryConfig
 from memdir.doctor.checks import DoctorReport, checked_and_loaded
-from memdir.doctor.proposals import Proposal, proposals
 from memdir.errors import MemdirError, MemoryNotFound, SyncError
 from memdir.loaded_index import ClaudeCodeLoad
 from memdir.model.frontmatter import render_scalar
@@ -345,30 +344,29 @@ class WebView:
         return self.render(request, "recall.html", title="What would be recalled", message=message, result=result)
 
     async def doctor(self, request: Request) -> Response:
-        report, loaded, pairs = await self.work(lambda: (*self.checked(fix=False), proposals(self.md.headers())))
+        report, loaded = await self.work(lambda: self.checked(fix=False))
         decided = request.query_params.get("decided", "")
-        return self._doctor_page(request, report, loaded, pairs, fixed=None, decided=decided)
+        return self._doctor_page(request, report, loaded, fixed=None, decided=decided)
 
     def _doctor_page(
         self,
         request: Request,
         report: DoctorReport,
         loaded: ClaudeCodeLoad,
-        pairs: list[Proposal],
         *,
         fixed: Any,
         decided: str,
     ) -> Response:
         # A pair's note is shown as the pair itself, with its buttons.
         notes = [note for note in report.notes if note.rule not in ("identical", "same-subject")]
-        context = {"report": report, "loaded": loaded, "pairs": pairs, "notes": notes, "fixed": fixed}
+        context = {"report": report, "loaded": loaded, "pairs": report.pairs, "notes": notes, "fixed": fixed}
         context.update(decided=decided, age=self._age())
         return self.render(request, "doctor.html", title="Doctor", **context)
 
     async def doctor_fix(self, request: Request) -> Response:
         await self.form_of(request)
-        report, loaded, pairs = await self.work(lambda: (*self.checked(fix=True), proposals(self.md.headers())))
-        return self._doctor_page(request, report, loaded, pairs, fixed=report.fixed, decided="")
+        report, loaded = await self.work(lambda: self.checked(fix=True))
+        return self._doctor_page(request, report, loaded, fixed=report.fixed, decided="")
 
     def checked(self, *, fix: bool) -> tuple[DoctorReport, ClaudeCodeLoad]:
         """The doctor's report and what Claude Code loads of MEMORY.md (:func:`checked_and_loaded`)."""

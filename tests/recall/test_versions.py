@@ -204,6 +204,26 @@ def test_a_name_many_memories_hold_is_a_category_not_one_fact(tmp_path):
     assert shown[0].file == "obs2.md"  # three under one name: versions, the newest first
 
 
+@pytest.mark.parametrize("indexed", [False, True])
+def test_a_category_is_counted_by_its_terms_over_a_scan_and_the_derived_index_alike(tmp_path, indexed):
+    store = MemoryDir(tmp_path / "mem")
+    facts = ("went camping at the lake", "adopted a puppy", "started a pottery class", "ran a charity race")
+    names = ("Melanie, session 3", "melanie session 3", "MELANIE  session 3", "Melanie - session 3")
+    for number, (fact, name) in enumerate(zip(facts, names, strict=True)):
+        save(store, f"obs{number}.md", name, f"Melanie {fact}", days_ago=30 - number, kind=MemoryType.USER)
+    question = "where did Melanie go camping?"
+    if indexed:
+        root = str(store.root)
+        with MemoryIndex(root, str(tmp_path / "index.sqlite3")) as index:
+            indexed_dir = IndexedMemoryDir(root, index=index, scan_cap=None)
+            recaller = Recaller(indexed_dir, selector=LexicalSelector(cache=index), clock=lambda: NOW)
+            result = recaller.recall(question)
+    else:
+        result = Recaller(store, clock=lambda: NOW).recall(question)
+    assert next(m.file for m in result.memories) == "obs0.md"
+    assert all("newer memory" not in m.header for m in result.memories)
+
+
 def test_a_newer_memory_of_another_type_is_not_a_version(tmp_path):
     store = MemoryDir(tmp_path / "mem")
     save(store, "fact.md", "Code review", "Reviews happen in GitHub pull requests", days_ago=30)

@@ -37,7 +37,7 @@ from memdir.model.analysis import tokenize
 from memdir.model.markup import neutralise
 from memdir.recall.surfacing import memory_age
 from memdir.store.links import link_key
-from memdir.store.scan import MemoryHeader
+from memdir.store.scan import MemoryHeader, memory_title, subject_key
 
 __all__ = [
     "CATEGORY_SIZE",
@@ -106,19 +106,6 @@ def same_subject_names(a: str, b: str) -> bool:
     return _extends(shorter, longer) and _change_word(long_name) and not _change_word(short_name)
 
 
-def _title(header: MemoryHeader) -> str:
-    """What a memory is called: its ``name:``, else its file's stem."""
-    if header.name:
-        return header.name
-    stem = header.filename.rsplit("/", 1)[-1]
-    return stem[:-3] if stem.endswith(".md") else stem
-
-
-def _name_key(header: MemoryHeader) -> tuple[str, ...]:
-    """A name as a category is counted: its terms (case, spacing and script forms aside)."""
-    return _terms(_title(header))
-
-
 def _keys(header: MemoryHeader) -> set[str]:
     """How a relation may name ``header``: its file name or its name (as links are resolved)."""
     return {link_key(header.filename)} | ({link_key(header.name)} if header.name else set())
@@ -142,7 +129,7 @@ def name_versions(a: MemoryHeader, b: MemoryHeader) -> bool:
         a.path != b.path
         and a.type == b.type
         and abs(a.time_ms - b.time_ms) > SITTING_MS
-        and same_subject_names(_title(a), _title(b))
+        and same_subject_names(memory_title(a), memory_title(b))
         and not decided_distinct(a, b)
     )
 
@@ -174,17 +161,16 @@ class VersionLookup:
         self.pool = [header for header in pool]
         self._replacers = [h for h in (self.pool if replacers is None else replacers) if h.replaces]
         self._name_counts = name_counts
-        self._counts: dict[tuple[str, ...], int] | None = None
+        self._counts: dict[str, int] | None = None
 
     def _category(self, header: MemoryHeader) -> bool:
+        key = subject_key(header)
         if self._name_counts is not None:
-            title = _title(header)
-            return self._name_counts([title]).get(title, 0) > CATEGORY_SIZE
-        key = _name_key(header)
+            return self._name_counts([key]).get(key, 0) > CATEGORY_SIZE
         if self._counts is None:
-            counts: dict[tuple[str, ...], int] = {}
+            counts: dict[str, int] = {}
             for other in self.pool:
-                other_key = _name_key(other)
+                other_key = subject_key(other)
                 counts[other_key] = counts.get(other_key, 0) + 1
             self._counts = counts
         return self._counts.get(key, 0) > CATEGORY_SIZE
@@ -227,7 +213,7 @@ def named_pairs(headers: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, Mem
     person to decide. Names are looked up by their terms, so the store is read once."""
     by_terms: dict[tuple[str, ...], list[MemoryHeader]] = {}
     for header in headers:
-        terms = _terms(_title(header))
+        terms = _terms(memory_title(header))
         if terms:
             by_terms.setdefault(terms, []).append(header)
     pairs: dict[tuple[str, str], tuple[MemoryHeader, MemoryHeader]] = {}

@@ -260,14 +260,14 @@ class CatchUp(ABC):
         rows = self._run(lambda conn: conn.execute(sql).fetchall())
         return [self.row_header(row[1:]) for row in rows]
 
-    def name_counts(self, names: Sequence[str]) -> dict[str, int]:
-        """How many memories hold each of ``names`` (ASCII case and outer spaces aside): a name
-        many memories hold is a category, not one fact (:mod:`memdir.recall.versions`)."""
-        wanted = list(dict.fromkeys(names))
+    def name_counts(self, keys: Sequence[str]) -> dict[str, int]:
+        """How many memories have each of ``keys`` as their title's key (:func:`~memdir.store.scan.subject_key`):
+        a title many memories hold is a category, not one fact (:mod:`memdir.recall.versions`)."""
+        wanted = list(dict.fromkeys(keys))
 
         def count(conn: sqlite3.Connection) -> dict[str, int]:
-            sql = "SELECT COUNT(*) FROM memories WHERE trim(name) = trim(?) COLLATE NOCASE"
-            return {name: int(conn.execute(sql, (name,)).fetchone()[0]) for name in wanted}
+            sql = "SELECT COUNT(*) FROM memories WHERE subject = ?"
+            return {key: int(conn.execute(sql, (key,)).fetchone()[0]) for key in wanted}
 
         return self._run(count)
 

@@ -39,7 +39,14 @@ from memdir.store.directory import MemoryDir, WriteGuard
 from memdir.store.files import create_private_file, ensure_dir, read_bytes_limited
 from memdir.store.index_catchup import CatchUp
 from memdir.store.ranker_caches import CACHE_SCHEMA, RankerCaches
-from memdir.store.scan import MAX_MEMORY_FILES, MemoryHeader, iter_memory_paths, read_header, scan_memory_files
+from memdir.store.scan import (
+    MAX_MEMORY_FILES,
+    MemoryHeader,
+    iter_memory_paths,
+    read_header,
+    scan_memory_files,
+    subject_key,
+)
 from memdir.store.watch_marks import changes_seen
 
 __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", "index_path"]
@@ -52,7 +59,7 @@ __all__ = ["SCHEMA_VERSION", "IndexedMemoryDir", "MemoryIndex", "RefreshStats", 
 # 7: each memory's frontmatter text beside its body, so a store can read values without the files.
 # 8: headers keep the memories a frontmatter's replaces: and distinct-from: name, and names are
 # indexed (to count them), and so are the few memories that record replacing others.
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 # A never-built index of at most this many memories is built inside the prompt (a tenth of a
 # second); a larger one in the background while recall answers from the newest memories.
 INLINE_BUILD = 300
@@ -90,10 +97,11 @@ CREATE TABLE IF NOT EXISTS memories(
     body TEXT NOT NULL,
     hash TEXT NOT NULL,
     ino INTEGER NOT NULL DEFAULT 0,
-    front TEXT NOT NULL DEFAULT ''
+    front TEXT NOT NULL DEFAULT '',
+    subject TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS memories_newest ON memories(mtime_ns);
-CREATE INDEX IF NOT EXISTS memories_name ON memories(trim(name) COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS memories_subject ON memories(subject);
 CREATE INDEX IF NOT EXISTS memories_replacing ON memories(id) WHERE replaces != '';
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(name, description, body, tokenize='porter unicode61');
 """
@@ -304,22 +312,23 @@ class MemoryIndex(CatchUp, RankerCaches):
             digest,
             st.st_ino,
             front,
+            subject_key(header),
         )
         outcome = "updated" if rel in stamps else "added"
         if rel in stamps:
             rowid = stamps[rel][0]
             conn.execute(
                 "UPDATE memories SET mtime_ns=?, size=?, name=?, description=?, type=?, nested_type=?, "
-                "modified_ms=?, expires=?, replaces=?, distinct_from=?, preview=?, body=?, hash=?, ino=?, front=? "
-                "WHERE id=?",
+                "modified_ms=?, expires=?, replaces=?, distinct_from=?, preview=?, body=?, hash=?, ino=?, front=?, "
+                "subject=? WHERE id=?",
                 (*values, rowid),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid=?", (rowid,))
         else:
             cursor = conn.execute(
                 "INSERT INTO memories(file, mtime_ns, size, name, description, type, nested_type, modified_ms, "
-                "expires, replaces, distinct_from, preview, body, hash, ino, front) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "expires, replaces, distinct_from, preview, body, hash, ino, front, subject) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (rel, *values),
             )
             rowid = int(cursor.lastrowid or 0)

@@ -35,9 +35,11 @@ __all__ = [
     "cache_file_path",
     "entry_stat",
     "iter_memory_paths",
+    "memory_title",
     "read_header",
     "same_headers",
     "scan_memory_files",
+    "subject_key",
 ]
 
 HEADER_LINES = 30
@@ -77,6 +79,23 @@ class MemoryHeader(NamedTuple):
         """When the memory last changed: its ``modified:`` stamp, else the file's mtime (a copy,
         a checkout or a sync resets the mtime; the stamp travels with the text)."""
         return self.modified_ms if self.modified_ms is not None else self.mtime_ms
+
+
+def memory_title(header: MemoryHeader) -> str:
+    """What a memory is called: its ``name:``, else its file's stem."""
+    if header.name:
+        return header.name
+    stem = header.filename.rsplit("/", 1)[-1]
+    return stem[:-3] if stem.endswith(".md") else stem
+
+
+def subject_key(header: MemoryHeader) -> str:
+    """A memory's title as its terms, space-separated: case, spacing, punctuation and script forms
+    aside ("Caroline, session 3" and "caroline session 3" are one key). Recall counts the memories
+    of a key to tell a category name from one fact's, over a scan or the derived index alike."""
+    from memdir.model.analysis import tokenize  # the scan alone needs no analyser
+
+    return " ".join(tokenize(memory_title(header)))
 
 
 def same_headers(headers: Sequence[MemoryHeader], known: list[MemoryHeader]) -> bool:

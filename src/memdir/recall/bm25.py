@@ -27,6 +27,7 @@ __all__ = [
     "FIELD_WEIGHTS",
     "LengthNorms",
     "Params",
+    "Posting",
     "TermStats",
     "average_length",
     "idf",
@@ -71,6 +72,18 @@ class Params(NamedTuple):
 DEFAULT_PARAMS = Params()
 
 
+class Posting(Protocol[_Key]):
+    """What :func:`scores` reads of one term's posting: how many memories hold the term, its
+    frequency in one memory (None where it is absent), and every memory with its frequency. A
+    dict is one; the stored postings pass their sorted arrays as they are read, without a dict."""
+
+    def __len__(self) -> int: ...
+
+    def get(self, key: _Key, /) -> float | None: ...
+
+    def items(self) -> Iterable[tuple[_Key, float]]: ...
+
+
 class TermStats(Protocol):
     """What the relevance floor reads of a lexical index: how many memories it holds, a term's
     idf, and the terms a memory holds (those of the last query at least) with their frequencies."""
@@ -111,7 +124,7 @@ class LengthNorms(dict[_Key, float], Generic[_Key]):
 
 
 def scores(
-    postings: Mapping[str, Mapping[_Key, float]], norms: Mapping[_Key, float], count: int, k1: float
+    postings: Mapping[str, Posting[_Key]], norms: Mapping[_Key, float], count: int, k1: float
 ) -> dict[_Key, float]:
     """BM25 scores of the memories holding the query's terms, from each term's posting (memory ->
     field-weighted frequency), given in the query's order.

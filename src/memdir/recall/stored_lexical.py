@@ -32,7 +32,7 @@ import sqlite3
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memdir.recall import bm25
@@ -96,6 +96,30 @@ def _chunked(postings: Mapping[str, tuple[array[int], array[float]]]) -> Iterabl
             start = end
 
 
+class _Posting:
+    """One term's posting as read from the index: row ids ascending and their frequencies, side by
+    side (a :class:`memdir.recall.bm25.Posting`). A row is found by bisection rather than through a
+    dict: a term most memories hold has a posting as long as the store, and a query only looks up
+    in it the few memories that its rarer terms matched."""
+
+    __slots__ = ("_ids", "_tfs")
+
+    def __init__(self, ids: array[int], tfs: array[float]) -> None:
+        self._ids = ids
+        self._tfs = tfs
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def get(self, rowid: int, /) -> float | None:
+        ids = self._ids
+        at = bisect_left(ids, rowid)
+        return self._tfs[at] if at < len(ids) and ids[at] == rowid else None
+
+    def items(self) -> Iterator[tuple[int, float]]:
+        return zip(self._ids, self._tfs, strict=True)
+
+
 class StoredPostings:
     """BM25F over the postings stored in one derived index, built for ``params`` (the defaults:
     k1 1.2, b 0.75, :data:`memdir.recall.bm25.FIELD_WEIGHTS`); it meets :class:`~memdir.recall.bm25.TermStats`."""
@@ -108,7 +132,7 @@ class StoredPostings:
         self.count = 0
         self.total = 0.0
         self._ids: dict[str, int] = {}  # path -> row id of the memories ranked last
-        self._read: dict[str, dict[int, float]] = {}  # the last query's postings
+        self._read: dict[str, _Posting] = {}  # the last query's postings
         self._tables: sqlite3.Connection | None = None  # the connection the tables were made on
 
     # -- keeping in step ---------------------------------------------------------------------
@@ -341,9 +365,9 @@ class StoredPostings:
 
     # -- scoring -------------------------------------------------------------------------------
     @staticmethod
-    def _postings(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, dict[int, float]]:
-        """Each term's posting (row id -> field-weighted frequency, ids ascending), those found."""
-        found: dict[str, dict[int, float]] = {}
+    def _postings(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, _Posting]:
+        """Each term's posting (row ids ascending, their field-weighted frequencies), those found."""
+        found: dict[str, _Posting] = {}
         for term in terms:
             ids, tfs = array("i"), array("f")
             for docs, weights in conn.execute(
@@ -352,7 +376,7 @@ class StoredPostings:
                 ids.frombytes(docs)
                 tfs.frombytes(weights)
             if ids:
-                found[term] = dict(zip(ids, tfs, strict=True))
+                found[term] = _Posting(ids, tfs)
         return found
 
     @staticmethod
@@ -415,4 +439,4 @@ class StoredPostings:
         rowid = self._ids.get(path)
         if rowid is None:
             return {}
-        return {term: posting[rowid] for term, posting in self._read.items() if rowid in posting}
+        return {term: tf for term, posting in self._read.items() if (tf := posting.get(rowid)) is not None}

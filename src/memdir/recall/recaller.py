@@ -188,22 +188,35 @@ class Recaller:
         return choice.selection._replace(files=tuple(item.header.filename for item in shown[: limit or self.limit]))
 
     def chosen(
-        self, query: str, *, limit: int | None = None, headers: Sequence[MemoryHeader] | None = None
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        headers: Sequence[MemoryHeader] | None = None,
+        store: RankedStore | None = None,
     ) -> list[MemoryHeader]:
         """:meth:`select`'s memories as headers, read from ``headers`` or else the store (its derived
         index when it has one): what a writer is shown as possibly saying the same
-        (:mod:`memdir.writes.near`)."""
-        choice = self._choose(query, recent_tools=(), state=None, limit=limit, headers=headers)
+        (:mod:`memdir.writes.near`). ``store``: the derived index the caller already opened
+        (:meth:`~memdir.store.directory.MemoryDir.ranked_store`), so that its catch-up runs once."""
+        choice = self._choose(query, recent_tools=(), state=None, limit=limit, headers=headers, store=store)
         return [item.header for item in self._arranged(choice, None)[: limit or self.limit]]
 
     def _from_store(
-        self, query: Query, recent_tools: Sequence[str], surfaced: Mapping[str, object], limit: int
+        self,
+        query: Query,
+        recent_tools: Sequence[str],
+        surfaced: Mapping[str, object],
+        limit: int,
+        store: RankedStore | None = None,
     ) -> _Choice | None:
-        """The selection ranked inside the derived index over the whole store, when the store has
-        one and the selector can rank there; None otherwise (recall then ranks headers)."""
+        """The selection ranked inside the derived index over the whole store (``store``, else the
+        directory's), when the store has one and the selector can rank there; None otherwise
+        (recall then ranks headers)."""
         if not isinstance(self.selector, StoreSelector):
             return None
-        store = self.memory_dir.ranked_store(defer_work=self.defer_work)
+        if store is None:
+            store = self.memory_dir.ranked_store(defer_work=self.defer_work)
         if store is None:
             return None
         request = StoreRequest(
@@ -233,13 +246,14 @@ class Recaller:
         state: RecallState | None,
         limit: int | None,
         headers: Sequence[MemoryHeader] | None,
+        store: RankedStore | None = None,
     ) -> _Choice:
         """What the selector chooses for ``query``, analysed here once (:class:`Query`) for every stage."""
         message = Query(query)
         surfaced = state.surfaced if state is not None else {}
         cap = limit or self.limit
         if headers is None:
-            stored = self._from_store(message, recent_tools, surfaced, cap)
+            stored = self._from_store(message, recent_tools, surfaced, cap, store)
             if stored is not None:
                 return stored
         pool = self.memory_dir.recall_scan(defer_work=self.defer_work) if headers is None else headers

@@ -182,8 +182,9 @@ def near_memories(
     own = memory_terms(memory.description, memory.body)
     found: list[Near] = []
     # The whole store: ranked in its derived index when it has one, else every header (no scan cap).
-    headers = None if memory_dir.ranked_store() is not None else memory_dir.headers()
-    for header in recaller.chosen(query, limit=limit + 1, headers=headers):
+    store = memory_dir.ranked_store()
+    headers = None if store is not None else memory_dir.headers()
+    for header in recaller.chosen(query, limit=limit + 1, headers=headers, store=store):
         if header.path == exclude:
             continue
         score = overlap(own, stored_terms(header))

@@ -23,7 +23,6 @@ that exists (the same words, numbers included: "Topic 2" is not "Topic 1") is re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -44,7 +43,6 @@ __all__ = [
     "Similarity",
     "identical_refusal",
     "memory_terms",
-    "name_key",
     "near_lines",
     "near_memories",
     "save_unless_identical",
@@ -55,11 +53,6 @@ IDENTICAL_FLOOR = 1.0
 # How many memories a writer is shown: a recall's worth, what a person reads at a glance.
 NEAR_SHOWN = 5
 _BODY_CHARS = 600
-
-
-def name_key(name: str) -> str:
-    """A name as names are compared: case, spaces, ``-`` and ``_`` aside."""
-    return re.sub(r"[\s_-]+", " ", name).strip().casefold()
 
 
 class Near(NamedTuple):
@@ -105,9 +98,6 @@ class Similarity:
         self.headers = list(headers)
         self.floor = floor
         self.terms = [stored_terms(header) for header in self.headers]
-
-    def score(self, a: MemoryHeader, b: MemoryHeader) -> float:
-        return overlap(stored_terms(a), stored_terms(b))
 
     def candidates(self, floor: float) -> list[list[int]]:
         """For each memory (by position), the later ones whose overlap with it may reach ``floor``,

@@ -50,7 +50,7 @@ def test_stored_postings_keep_the_parameters_they_were_built_for_and_are_rebuilt
         # "quarterly" is only in the bodies: postings built without the body cannot find it.
         other = LexicalSelector(field_weights=no_body)
         stored = other.rank_store("quarterly", index, limit=5)
-        assert stored == [] == other.scored("quarterly", index.headers())
+        assert stored == [] == other.rank("quarterly", index.headers())
         assert other.stored(index).params == Params(field_weights=no_body)
         assert LexicalSelector().rank_store("quarterly", index, limit=5)
     with sqlite3.connect(db) as conn:

@@ -60,7 +60,7 @@ def test_the_stored_postings_follow_an_edit_in_place(tmp_path: Path, old: str, n
         index.refresh()
         found = LexicalSelector().rank_store(new.split()[0], index, limit=5)
         assert found is not None and [h.filename for h, _ in found] == [FILE]
-        in_memory = LexicalSelector().scored("billing quarterly review", index.headers(), limit=30)
+        in_memory = LexicalSelector().rank("billing quarterly review", index.headers(), limit=30)
         stored = LexicalSelector().rank_store("billing quarterly review", index, limit=30)
         assert [(h.filename, s) for h, s in stored or []] == [(h.filename, s) for h, s in in_memory]
 

@@ -49,7 +49,7 @@ def multilingual_store(root, count=80):
 def both_rankings(index, query, limit=50):
     """The in-memory BM25 ranking over every header, and the one read from the stored postings."""
     selector = LexicalSelector()
-    in_memory = selector.scored(query, index.headers(), limit=limit)
+    in_memory = selector.rank(query, index.headers(), limit=limit)
     stored = LexicalSelector().rank_store(query, index, limit=limit)
     return [(h.filename, s) for h, s in in_memory], [(h.filename, s) for h, s in stored or []]
 

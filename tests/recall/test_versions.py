@@ -142,7 +142,7 @@ LATENCY = "What is the dashboard API p95 response time under load?"
 
 def test_the_newer_of_two_memories_whose_names_say_one_subject_comes_first_and_the_older_names_it(tmp_path):
     store = latency_store(tmp_path / "mem")
-    scored = [h.filename for h, _ in LexicalSelector().scored(LATENCY, store.headers())]
+    scored = [h.filename for h, _ in LexicalSelector().rank(LATENCY, store.headers())]
     assert scored.index("old.md") < scored.index("new.md")  # relevance alone prefers the stale figure
     result = Recaller(store, clock=lambda: NOW).recall(LATENCY)
     assert [m.file for m in result.memories][:2] == ["new.md", "old.md"]

@@ -34,7 +34,7 @@ from memdir.recall.selector_protocol import (
     StoreRequest,
     StoreSelection,
     admitted_in_order,
-    is_tool_manual,
+    selection_of,
     unexpired,
 )
 from memdir.store.scan import MemoryHeader
@@ -116,13 +116,13 @@ class HybridSelector:
     def rank(self, query: str, candidates: Sequence[MemoryHeader]) -> list[tuple[MemoryHeader, float]]:
         """The fused ranking, best first, with the fused scores."""
         query = Query(query)
-        lexical = self.lexical.scored(query, candidates)
+        lexical = self.lexical.rank(query, candidates)
         embedded = self._embedded(query, candidates) if candidates else None
         return lexical if embedded is None else self._fuse(lexical, embedded)
 
     def select(self, request: SelectionRequest) -> Selection:
         query = Query(request.query)
-        lexical = self.lexical.scored(query, request.candidates, limit=max(100, 10 * request.limit))
+        lexical = self.lexical.rank(query, request.candidates, limit=max(100, 10 * request.limit))
         relevant = {header.path for header, _ in self.lexical.admit(lexical, query)}
         ranked = lexical
         embedded = self._embedded(query, request.candidates) if request.candidates else None
@@ -130,9 +130,7 @@ class HybridSelector:
             floor = float(getattr(self.embedding, "min_similarity", 0.0))
             relevant.update(header.path for header in embedded.at_least(floor))
             ranked = self._fuse(lexical, embedded)
-        chosen = admitted_in_order(ranked, relevant)
-        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
-        return Selection(files=tuple(files[: request.limit]), selector=self.name)
+        return selection_of(admitted_in_order(ranked, relevant), request.recent_tools, request.limit, self.name)
 
     def select_store(self, request: StoreRequest) -> StoreSelection | None:
         """:meth:`select` over the whole store: BM25 from the stored postings, similarities from the
@@ -158,9 +156,7 @@ class HybridSelector:
             embedded.get_many(postings.row_ids())
             ranked = unexpired(self._fuse(lexical, embedded), request.now_s)
             relevant.update(embedded.paths_at_least(ranker.min_similarity))
-        chosen = admitted_in_order(ranked, relevant)
-        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
-        selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
+        selection = selection_of(admitted_in_order(ranked, relevant), request.recent_tools, request.limit, self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
 
 

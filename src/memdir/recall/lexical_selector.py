@@ -18,8 +18,7 @@ from memdir.recall.selector_protocol import (
     SelectionRequest,
     StoreRequest,
     StoreSelection,
-    admitted_in_order,
-    is_tool_manual,
+    selection_of,
     unexpired,
 )
 from memdir.store.scan import MemoryHeader
@@ -67,14 +66,9 @@ class LexicalSelector:
     def rank(
         self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
     ) -> list[tuple[MemoryHeader, float]]:
-        """Every candidate that shares a term with the query, best first (ties: newest first); only
+        """Every candidate that shares a term with the query, best first by BM25 alone (ties:
+        newest first), before any floor: what :meth:`select` admits from and the hybrid fuses. Only
         the best ``limit`` when given, which spares sorting a long tail on large stores."""
-        return self.scored(query, candidates, limit=limit)
-
-    def scored(
-        self, query: str, candidates: Sequence[MemoryHeader], *, limit: int | None = None
-    ) -> list[tuple[MemoryHeader, float]]:
-        """The BM25 ranking alone, before any ordering: what the hybrid fuses."""
         self.index.sync(candidates)
         scores = self.index.score(Query(query))
         by_path = self.index.headers
@@ -118,7 +112,7 @@ class LexicalSelector:
         exclude: frozenset[str] = frozenset(),
         budget: int | None = None,
     ) -> list[tuple[MemoryHeader, float]] | None:
-        """The best ``limit`` memories of the whole store by BM25, best first, as :meth:`scored` orders
+        """The best ``limit`` memories of the whole store by BM25, best first, as :meth:`rank` orders
         them (the same scores when nothing is excluded); None when the stored postings are behind by
         more than ``budget``."""
         stored = self.stored(store)
@@ -133,17 +127,13 @@ class LexicalSelector:
         if ranked is None:
             return None
         ranked = unexpired(ranked, request.now_s)
-        admitted = {header.path for header, _ in self.admit(ranked, query, self._stored)}
-        chosen = admitted_in_order(ranked, admitted)
-        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
-        selection = Selection(files=tuple(files[: request.limit]), selector=self.name)
+        admitted = (header for header, _ in self.admit(ranked, query, self._stored))
+        selection = selection_of(admitted, request.recent_tools, request.limit, self.name)
         return StoreSelection(selection, {header.filename: header for header, _ in ranked})
 
     def select(self, request: SelectionRequest) -> Selection:
         query = Query(request.query)
         depth = max(50, 10 * request.limit)
-        ranked = self.scored(query, request.candidates, limit=depth)
-        admitted = {header.path for header, _ in self.admit(ranked, query)}
-        chosen = admitted_in_order(ranked, admitted)
-        files = [header.filename for header in chosen if not is_tool_manual(header, request.recent_tools)]
-        return Selection(files=tuple(files[: request.limit]), selector=self.name)
+        ranked = self.rank(query, request.candidates, limit=depth)
+        admitted = (header for header, _ in self.admit(ranked, query))
+        return selection_of(admitted, request.recent_tools, request.limit, self.name)

@@ -61,7 +61,7 @@ def prefilter_candidates(
     """
     if len(candidates) <= keep:
         return list(candidates)
-    chosen = [header for header, _score in ranker.scored(query, candidates)[:keep]]
+    chosen = [header for header, _score in ranker.rank(query, candidates)[:keep]]
     if len(chosen) < keep:
         taken = {header.path for header in chosen}
         newest = sorted(candidates, key=lambda h: (-h.mtime_ms, h.filename))

@@ -10,7 +10,7 @@ nothing else.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from memdir.model.analysis import tokenize
@@ -34,6 +34,7 @@ __all__ = [
     "StoreSelector",
     "admitted_in_order",
     "is_tool_manual",
+    "selection_of",
     "unexpired",
 ]
 
@@ -162,3 +163,10 @@ def is_tool_manual(header: MemoryHeader, recent_tools: Sequence[str]) -> bool:
         return False
     lowered = text.lower()
     return any(tool.lower() in lowered for tool in recent_tools if len(tool) > 2)
+
+
+def selection_of(admitted: Iterable[MemoryHeader], recent_tools: Sequence[str], limit: int, selector: str) -> Selection:
+    """A selector's answer: the first ``limit`` of the memories it admitted (best first), less the
+    manuals of the tools in use (:func:`is_tool_manual`)."""
+    files = [header.filename for header in admitted if not is_tool_manual(header, recent_tools)]
+    return Selection(files=tuple(files[:limit]), selector=selector)

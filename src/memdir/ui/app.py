@@ -285,7 +285,8 @@ class WebView:
         file = typed.strip() or default_filename(memory.type, memory.name or "")
         md = self.md
         ranker = self.services.writer_ranker
-        if form.get("force") != "1":
+        forced = form.get("force") == "1"
+        if not forced:
 
             def find_near() -> list[Near]:
                 md.resolve(file)  # a file name the save would refuse is refused there, with its own message
@@ -305,9 +306,14 @@ class WebView:
                 headers = [n.header for n in near]
                 return self.not_saved(request, 409, message, file=typed, memory=memory, new=True, near=headers)
         try:
-            result, _ = await self.work(
-                lambda: save_unless_identical(
-                    md, memory, file=file, allow_identical=form.get("force") == "1", ranker=ranker()
+            # Create pressed again beside the near memories shown saves it as it is (an existing file
+            # of that name is still refused); a first press is refused by a memory saying it word
+            # for word, written since the near memories were looked up.
+            result = await self.work(
+                lambda: (
+                    md.save(memory, file=file)
+                    if forced
+                    else save_unless_identical(md, memory, file=file, ranker=ranker())[0]
                 )
             )
         except MemdirError as exc:

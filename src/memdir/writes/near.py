@@ -215,19 +215,18 @@ def save_unless_identical(
     *,
     file: str | None = None,
     force: bool = False,
-    allow_identical: bool = False,
     ranker: Selector | None = None,
 ) -> tuple[SaveResult, list[Near]]:
     """Save ``memory`` and name the memories that may already say it; refuse it (``MemoryExists``,
-    rule ``identical``) when one says it nearly word for word, unless ``allow_identical`` or
-    ``force`` (which also replaces an existing file of that name). The check runs under the
-    directory lock, so two writers saving one memory at once save it once."""
+    rule ``identical``) when one says it nearly word for word, unless ``force`` (which also
+    replaces an existing file of that name). The check runs under the directory lock, so two
+    writers saving one memory at once save it once."""
     near: list[Near] = []
 
     def check(path: str) -> None:
         near[:] = near_memories(memory_dir, memory, ranker=ranker, exclude=path)
         same = next((n for n in near if n.identical), None)
-        if same is not None and not (force or allow_identical):
+        if same is not None and not force:
             raise MemoryExists(
                 f"not saved: {same.header.filename} already says this nearly word for word; change that one "
                 "instead, or save anyway with force",

@@ -119,6 +119,12 @@ class Review:
         )
         return [Proposal(*row) for row in rows]
 
+    def count(self) -> int:
+        """How many proposals are open (:meth:`proposals`' length), counted in the database: the web
+        view shows it on every page."""
+        row = self.db._connect().execute("SELECT COUNT(*) FROM proposals WHERE state='open'").fetchone()
+        return int(row[0])
+
     def get(self, number: int) -> Proposal:
         row = (
             self.db._connect()

@@ -140,7 +140,7 @@ class WebView:
             return 0
         review = open_review(self.md, home)
         try:
-            return len(review.proposals())
+            return review.count()
         except (MemdirError, sqlite3.Error):
             return 0
         finally:

@@ -25,6 +25,7 @@ __all__ = [
     "TruncatedIndex",
     "format_file_size",
     "index_overflow",
+    "measured_index",
     "neutralise_index",
     "parse_entries",
     "remove_entries",
@@ -119,21 +120,26 @@ def truncate_entrypoint_content(raw: str) -> TruncatedIndex:
     return TruncatedIndex(out + warning, line_count, byte_count, was_line, was_byte)
 
 
+def measured_index(text: str, *, skip_comments: bool) -> TruncatedIndex:
+    """The index ``text`` as Claude Code measures and cuts it: with ``skip_comments`` (Claude Code
+    2.1.211 and later) without the frontmatter and block HTML comments, which never reach the model."""
+    if skip_comments:
+        from memdir.model.frontmatter import parse_frontmatter
+        from memdir.model.markdown import strip_block_html_comments
+
+        text = strip_block_html_comments(parse_frontmatter(text)[1])
+    return truncate_entrypoint_content(text)
+
+
 def index_overflow(text: str, *, skip_comments: bool) -> str | None:
     """Why ``text`` is more index than Claude Code loads (200 lines, 25,000 UTF-16 units), or None.
 
     With ``skip_comments`` (Claude Code 2.1.211 and later) the frontmatter and block HTML
     comments do not count, as they never reach the model.
     """
-    measured = text
     if not truncate_entrypoint_content(text).was_truncated:
         return None  # leaving out the frontmatter and comments only makes it shorter
-    if skip_comments:
-        from memdir.model.frontmatter import parse_frontmatter
-        from memdir.model.markdown import strip_block_html_comments
-
-        measured = strip_block_html_comments(parse_frontmatter(text)[1])
-    loaded = truncate_entrypoint_content(measured)
+    loaded = measured_index(text, skip_comments=skip_comments)
     if not loaded.was_truncated:
         return None
     lines, size = f"{loaded.line_count} lines", f"{loaded.byte_count:,} bytes"

@@ -17,8 +17,8 @@ from memdir.model.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     IndexEntry,
+    measured_index,
     parse_entries,
-    truncate_entrypoint_content,
 )
 from memdir.model.text import utf16_len
 
@@ -94,13 +94,7 @@ def _last_file_line(text: str, loaded: str) -> int:
 
 def index_load(text: str, *, skip_comments: bool) -> IndexLoad:
     """What Claude Code loads of the index ``text`` (see the module docstring)."""
-    measured = text
-    if skip_comments:
-        from memdir.model.frontmatter import parse_frontmatter
-        from memdir.model.markdown import strip_block_html_comments
-
-        measured = strip_block_html_comments(parse_frontmatter(text)[1])
-    loaded = truncate_entrypoint_content(measured)
+    loaded = measured_index(text, skip_comments=skip_comments)
     if not loaded.was_truncated:
         return IndexLoad(loaded.line_count, loaded.byte_count)
     last = _last_file_line(text, loaded.content.rsplit(_WARNING, 1)[0])

@@ -26,8 +26,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from memdir.conversation import Block, ConversationMessage
-from memdir.errors import ConfigError
+from memdir.conversation import Block, ConversationMessage, json_lines
 from memdir.model.hook_context import strip_hook_context
 
 __all__ = ["file_agent", "parse_codex_rollout", "parse_gemini_chat", "transcript_agent"]
@@ -63,27 +62,6 @@ def file_agent(path: str) -> str | None:
     except OSError:
         return None
     return transcript_agent(first)
-
-
-def _objects(lines: Iterable[str], source: str, what: str) -> list[tuple[int, dict[str, Any]]]:
-    """Each line's object, with its number. A malformed last line is being written and is left
-    out; a malformed line before it is an error (dropping the middle of a conversation would
-    mislead the agents)."""
-    found: list[tuple[int, dict[str, Any]]] = []
-    pending: str | None = None
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        if pending is not None:
-            raise ConfigError(pending, rule="transcript", path=source)
-        try:
-            entry = json.loads(line)
-        except ValueError as exc:
-            pending = f"{source} line {number} is not valid JSON ({exc}); is this a {what} transcript?"
-            continue
-        if isinstance(entry, dict):
-            found.append((number, entry))
-    return found
 
 
 def _texts(content: object) -> list[str]:
@@ -157,7 +135,7 @@ def parse_codex_rollout(lines: Iterable[str], *, source: str = "<transcript>") -
     """The conversation of a Codex CLI rollout file, oldest first, without the context the CLI and
     its hooks added. A message's uuid is its ``id`` (or its line), which later reads keep."""
     messages: list[ConversationMessage] = []
-    for number, entry in _objects(lines, source, "Codex CLI"):
+    for number, entry in json_lines(lines, source, "Codex CLI"):
         payload = entry.get("payload")
         if entry.get("type") != "response_item" or not isinstance(payload, dict):
             continue
@@ -172,7 +150,7 @@ def parse_codex_rollout(lines: Iterable[str], *, source: str = "<transcript>") -
 def _gemini_records(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
     """The chat's messages as the record holds them once every line and patch is applied."""
     records: dict[str, dict[str, Any]] = {}
-    for number, entry in _objects(lines, source, "Gemini CLI"):
+    for number, entry in json_lines(lines, source, "Gemini CLI"):
         patch = entry.get("$set")
         if isinstance(patch, dict):
             if isinstance(patch.get("messages"), list):

@@ -24,13 +24,14 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from memdir.errors import ConfigError
 
 __all__ = [
     "Block",
     "ConversationMessage",
+    "json_lines",
     "load_conversation",
     "parse_message_json",
     "parse_transcript_lines",
@@ -166,6 +167,27 @@ def _str_or_none(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def json_lines(lines: Iterable[str], source: str, agent: str) -> list[tuple[int, dict[str, Any]]]:
+    """Each line's JSON object, with its number, in a transcript ``agent`` writes. A malformed last
+    line is being written and is left out; a malformed line before it is an error, because silently
+    dropping the middle of a conversation would mislead the agents."""
+    found: list[tuple[int, dict[str, Any]]] = []
+    pending_error: str | None = None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if pending_error is not None:
+            raise ConfigError(pending_error, rule="transcript", path=source)
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            pending_error = f"{source} line {number} is not valid JSON ({exc.msg}); is this a {agent} transcript?"
+            continue
+        if isinstance(entry, dict):
+            found.append((number, entry))
+    return found
+
+
 def parse_transcript_lines(lines: Iterable[str], *, source: str = "<transcript>") -> list[ConversationMessage]:
     """The live thread of a Claude Code transcript, oldest first.
 
@@ -186,20 +208,7 @@ def parse_transcript_lines(lines: Iterable[str], *, source: str = "<transcript>"
             return parse_codex_rollout(lines, source=source)
         if agent == "gemini":
             return parse_gemini_chat(lines, source=source)
-    entries: list[tuple[dict[str, object], int]] = []
-    pending_error: str | None = None
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        if pending_error is not None:
-            raise ConfigError(pending_error, rule="transcript", path=source)
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            pending_error = f"{source} line {number} is not valid JSON ({exc.msg}); is this a Claude Code transcript?"
-            continue
-        if isinstance(entry, dict):
-            entries.append((entry, number))
+    entries = [(entry, number) for number, entry in json_lines(lines, source, "Claude Code")]
     by_uuid: dict[str, dict[str, object]] = {}
     leaf: str | None = None
     for entry, _ in entries:
